@@ -1,0 +1,151 @@
+#pragma once
+/// \file
+/// Exact signs of polynomials in float inputs: a double-precision fast path with a proven error
+/// bound, and exact expansion arithmetic when the bound cannot decide.
+///
+/// A predicate is written once as a generic expression `[&](auto lift) { ... }` over `lift(x)`
+/// (each float input lifted into the number type) using only `+`, binary `-`, unary `-` and
+/// `*`. `sign_of` evaluates it first with `Filtered` doubles, whose error bound follows the
+/// forward analysis of Higham ("Accuracy and Stability of Numerical Algorithms", §3.1), with the
+/// tight handling of differences of exact inputs from Shewchuk ("Adaptive Precision
+/// Floating-Point Arithmetic and Fast Robust Geometric Predicates", 1997). Only when the value is
+/// within that bound of zero does it evaluate the same expression with `Expansion`s (Shewchuk's
+/// nonoverlapping expansions), which are exact. Float inputs keep every intermediate of the
+/// degrees used in trisect (at most 8) far from double overflow and underflow, which the bound
+/// relies on.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace trisect::exact {
+
+/// Unit roundoff of IEEE double precision, 2^-53.
+inline constexpr double unit_roundoff = 0x1p-53;
+
+/// A double computed from exact inputs by a tree of roundings, with `magnitude` bounding the sum
+/// of the absolute values of the exact polynomial's monomials, and `Order` the number of
+/// roundings that can compound along any monomial. Then |value - exact| <= gamma_Order * that
+/// sum, which `filtered_sign` turns into a decision.
+template <int Order>
+struct Filtered {
+  double value;      ///< The computed (rounded) value.
+  double magnitude;  ///< Computed bound on the sum of |monomials|; 0 means exactly zero.
+};
+
+/// Lifts an exact input into the fast path: a leaf with no rounding error.
+struct FilteredLift {
+  /// `x` must be exactly representable (every float is).
+  [[nodiscard]] constexpr Filtered<0> operator()(double x) const noexcept {
+    return {x, x < 0 ? -x : x};
+  }
+};
+
+template <int A, int B>
+[[nodiscard]] constexpr Filtered<std::max(A, B) + 1> operator+(Filtered<A> a, Filtered<B> b) {
+  const double value = a.value + b.value;
+  // Sum of two exact leaves: the result is (a + b)(1 + delta), a single monomial.
+  if constexpr (A == 0 && B == 0)
+    return {value, std::fabs(value)};
+  else
+    return {value, a.magnitude + b.magnitude};
+}
+
+template <int A, int B>
+[[nodiscard]] constexpr Filtered<std::max(A, B) + 1> operator-(Filtered<A> a, Filtered<B> b) {
+  const double value = a.value - b.value;
+  if constexpr (A == 0 && B == 0)
+    return {value, std::fabs(value)};
+  else
+    return {value, a.magnitude + b.magnitude};
+}
+
+template <int A>
+[[nodiscard]] constexpr Filtered<A> operator-(Filtered<A> a) {
+  return {-a.value, a.magnitude};
+}
+
+template <int A, int B>
+[[nodiscard]] constexpr Filtered<A + B + 1> operator*(Filtered<A> a, Filtered<B> b) {
+  return {a.value * b.value, a.magnitude * b.magnitude};
+}
+
+/// Returned by `filtered_sign` when the fast path cannot decide.
+inline constexpr int uncertain_sign = 2;
+
+/// The sign (-1, 0, +1) of the exact value behind `f`, or `uncertain_sign` when |value| lies
+/// within the error bound. The bound (Order + 2)·u·magnitude exceeds gamma_Order·(exact
+/// magnitude) including the rounding of the magnitude itself.
+template <int Order>
+[[nodiscard]] constexpr int filtered_sign(Filtered<Order> f) noexcept {
+  const double bound = (Order + 2) * unit_roundoff * f.magnitude;
+  if (f.value > bound) return 1;
+  if (f.value < -bound) return -1;
+  if (f.magnitude == 0) return 0;
+  return uncertain_sign;
+}
+
+/// An exact real number as a nonoverlapping sum of doubles (Shewchuk 1997), components in
+/// increasing magnitude, zeros eliminated. Exact as long as no component overflows or
+/// underflows, which holds for the low-degree polynomials in float inputs used here.
+class Expansion {
+ public:
+  /// Zero.
+  Expansion() = default;
+  /// Exactly `value`.
+  explicit Expansion(double value);
+
+  /// Exact sum.
+  friend Expansion operator+(const Expansion& a, const Expansion& b);
+  /// Exact difference.
+  friend Expansion operator-(const Expansion& a, const Expansion& b);
+  /// Exact product.
+  friend Expansion operator*(const Expansion& a, const Expansion& b);
+  /// Exact negation.
+  Expansion operator-() const;
+
+  /// -1, 0 or +1: the sign of the exact value.
+  [[nodiscard]] int sign() const noexcept;
+  /// The exact value rounded roughly to double (for diagnostics, not decisions).
+  [[nodiscard]] double approximate() const noexcept;
+  /// Number of nonzero components.
+  [[nodiscard]] std::size_t size() const noexcept { return components_.size(); }
+
+ private:
+  std::vector<double> components_;
+};
+
+/// Lifts an exact input into exact arithmetic.
+struct ExpansionLift {
+  [[nodiscard]] Expansion operator()(double x) const { return Expansion(x); }
+};
+
+/// Exact fallbacks taken so far by the calling thread (each `sign_of` that the fast path could
+/// not decide counts one). Per thread, so parallel queries do not contend on it.
+[[nodiscard]] std::uint64_t fallback_count() noexcept;
+
+/// Sets the calling thread's fallback count back to zero.
+void reset_fallback_count() noexcept;
+
+namespace detail {
+void count_fallback() noexcept;
+
+template <class Expression>
+[[gnu::noinline, gnu::cold]] int exact_sign(const Expression& expression) {
+  count_fallback();
+  return expression(ExpansionLift{}).sign();
+}
+}  // namespace detail
+
+/// The exact sign (-1, 0, +1) of `expression`, a generic callable `(auto lift) -> number`
+/// built from lifted float inputs with +, -, * only. Fast path first; exact when needed.
+template <class Expression>
+[[nodiscard]] inline int sign_of(const Expression& expression) {
+  const int fast = filtered_sign(expression(FilteredLift{}));
+  if (fast != uncertain_sign) [[likely]]
+    return fast;
+  return detail::exact_sign(expression);
+}
+
+}  // namespace trisect::exact

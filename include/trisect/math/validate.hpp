@@ -1,0 +1,40 @@
+#pragma once
+/// \file
+/// Checks of input values where they enter the library; the predicates assume valid input.
+
+#include "trisect/math/aabb.hpp"
+#include "trisect/math/plane.hpp"
+#include "trisect/math/ray.hpp"
+#include "trisect/math/sphere.hpp"
+#include "trisect/math/triangle.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace trisect {
+
+/// Thrown when an input value cannot be answered: NaN or infinite coordinates, a zero plane
+/// normal or ray direction, a negative radius, an inverted box. `what()` names the value.
+class InvalidInput : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Throws `InvalidInput` unless the plane has finite components and a non-zero normal.
+/// `what` names the value in the message (e.g. "query 3").
+void validate(const Plane& plane, const std::string& what = "plane");
+
+/// Throws `InvalidInput` unless the box has finite corners with min <= max on every axis.
+void validate(const Aabb& box, const std::string& what = "box");
+
+/// Throws `InvalidInput` unless the sphere has a finite centre and a finite radius >= 0.
+void validate(const Sphere& sphere, const std::string& what = "sphere");
+
+/// Throws `InvalidInput` unless the triangle's vertices are finite.
+void validate(const Triangle& triangle, const std::string& what = "triangle");
+
+/// Throws `InvalidInput` unless the ray has a finite origin, a finite non-zero direction, and
+/// t_min, t_max that are not NaN (t_max may be +inf; t_min > t_max is valid and misses).
+void validate(const Ray& ray, const std::string& what = "ray");
+
+}  // namespace trisect
