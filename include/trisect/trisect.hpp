@@ -2,10 +2,18 @@
 /// \file
 /// Umbrella header: everything in trisect's public API.
 
+#include "trisect/bvh/build.hpp"
+#include "trisect/bvh/bvh.hpp"
+#include "trisect/bvh/collect.hpp"
+#include "trisect/bvh/ray_query.hpp"
+#include "trisect/bvh/traverse.hpp"
+#include "trisect/bvh/triangle_soup.hpp"
 #include "trisect/geometry/aabb_plane.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"
 #include "trisect/geometry/plane_point.hpp"
 #include "trisect/geometry/plane_triangle.hpp"
+#include "trisect/geometry/ray_aabb.hpp"
+#include "trisect/geometry/ray_triangle.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
 #include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/math/aabb.hpp"

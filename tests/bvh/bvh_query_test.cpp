@@ -1,0 +1,224 @@
+// BVH queries against brute force over every triangle, as exact sorted sets, on random,
+// lattice (ties), degenerate, needle, far and tiny scenes; builds are checked with validate()
+// and must not depend on the thread count.
+#include "bvh/scenes.hpp"
+
+#include <trisect/bvh/build.hpp>
+#include <trisect/bvh/collect.hpp>
+#include <trisect/bvh/ray_query.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <glm/geometric.hpp>
+
+#include <cstring>
+
+namespace trisect::test {
+namespace {
+
+template <class Shape>
+std::vector<TriangleId> brute_force(const Scene& scene, const Shape& shape) {
+  std::vector<TriangleId> ids;
+  for (std::size_t id = 0; id < scene.size(); ++id)
+    if (intersects(scene.soup().triangle(id), shape)) ids.push_back(static_cast<TriangleId>(id));
+  return ids;
+}
+
+std::optional<Hit> brute_force_ray(const Scene& scene, const Ray& ray) {
+  std::optional<Hit> best;
+  for (std::size_t id = 0; id < scene.size(); ++id) {
+    const auto hit = intersect(ray, scene.soup().triangle(id));
+    if (hit && (!best || hit->t < best->t))
+      best = Hit{hit->t, static_cast<TriangleId>(id), hit->u, hit->v};
+  }
+  return best;
+}
+
+// Query shapes drawn from the scene: boxes and spheres around (and with faces through) its
+// vertices, planes through its vertices with small-integer and random normals.
+struct QueryMaker {
+  const Scene& scene;
+  std::mt19937_64 random;
+
+  Vec3 vertex() {
+    return scene.positions[std::uniform_int_distribution<std::size_t>(
+        0, scene.positions.size() - 1)(random)];
+  }
+  Vec3 small_integer_vector() {
+    Vec3 v(0.0f);
+    while (v == Vec3(0.0f))
+      v = Vec3(float(lattice(random, -2, 2)), float(lattice(random, -2, 2)),
+               float(lattice(random, -2, 2)));
+    return v;
+  }
+  Aabb box(float size) {
+    switch (lattice(random, 0, 3)) {
+      case 0:
+        return Aabb::from_corners(vertex(), vertex());  // faces through vertices
+      case 1: {                                         // a slab through a vertex
+        Vec3 a = vertex(), b = a + Vec3(size);
+        b[lattice(random, 0, 2)] = a[lattice(random, 0, 2)];
+        return Aabb::from_corners(a, b);
+      }
+      case 2: {
+        const Vec3 p = vertex();
+        return Aabb{p, p};
+      }  // a point on a vertex
+      default:
+        return Aabb::from_center_extents(vertex(), Vec3(size * uniform(random, 0, 1)));
+    }
+  }
+  Plane plane() {
+    const Vec3 normal =
+        lattice(random, 0, 1) == 0
+            ? small_integer_vector()
+            : Vec3(uniform(random, -1, 1), uniform(random, -1, 1), uniform(random, -1, 1));
+    const Vec3 p = vertex();
+    // Through a vertex when the products are exact (small-integer normal on float vertex).
+    return {normal, normal.x * p.x + normal.y * p.y + normal.z * p.z};
+  }
+  Sphere sphere(float size) {
+    const Vec3 center = vertex();
+    if (lattice(random, 0, 1) == 0) {  // tangent-ish: radius is the distance to another vertex
+      const Vec3 other = vertex();
+      return {center, glm::length(other - center)};
+    }
+    return {center + Vec3(uniform(random, -size, size)), size * uniform(random, 0, 1)};
+  }
+};
+
+float scene_size(const Scene& scene) {
+  Aabb bounds = Aabb::empty();
+  for (const Vec3& p : scene.positions) bounds.extend(p);
+  return glm::length(bounds.max - bounds.min);
+}
+
+bool same_nodes(const Bvh& a, const Bvh& b) {
+  return a.nodes.size() == b.nodes.size() && a.ids == b.ids &&
+         std::memcmp(a.nodes.data(), b.nodes.data(), a.nodes.size() * sizeof(BvhNode)) == 0;
+}
+
+TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const TriangleSoup soup = scene.soup();
+    const Bvh one = build(soup, {.threads = 1});
+    REQUIRE_NOTHROW(validate(one, &soup));
+    for (unsigned threads : {2u, 8u}) {
+      const Bvh many = build(soup, {.threads = threads});
+      REQUIRE(same_nodes(one, many));
+    }
+    const BvhStatistics stats = statistics(one);
+    CHECK(stats.leaf_count * 2 - 1 == stats.node_count);
+    CHECK(stats.depth <= max_bvh_depth);
+  }
+}
+
+TEST_CASE("box, plane and sphere queries equal brute force on every scene", "[bvh]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const Bvh bvh = build(scene.soup());
+    QueryMaker make{scene, std::mt19937_64(11)};
+    const float size = 0.05f * scene_size(scene);
+    for (int q = 0; q < 150; ++q) {
+      const Aabb box = make.box(size);
+      INFO("box " << box.min.x << ' ' << box.min.y << ' ' << box.min.z << " / " << box.max.x << ' '
+                  << box.max.y << ' ' << box.max.z);
+      const auto expected = brute_force(scene, box);
+      REQUIRE(collect_touching(bvh, box) == expected);
+      REQUIRE(any_touching(bvh, box) == !expected.empty());
+      const Plane plane = make.plane();
+      REQUIRE(collect_touching(bvh, plane) == brute_force(scene, plane));
+      const Sphere sphere = make.sphere(size);
+      REQUIRE(collect_touching(bvh, sphere) == brute_force(scene, sphere));
+    }
+  }
+}
+
+TEST_CASE("closest_hit equals brute force; any_hit agrees", "[bvh]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const Bvh bvh = build(scene.soup());
+    QueryMaker make{scene, std::mt19937_64(12)};
+    for (int q = 0; q < 300; ++q) {
+      const Vec3 origin =
+          make.vertex() + Vec3(uniform(make.random, -3, 3) * scene_size(scene) * 0.1f);
+      const Vec3 target = make.vertex();
+      Ray ray{origin, target - origin};
+      if (ray.direction == Vec3(0.0f)) continue;
+      if (q % 3 == 1) ray.t_max = 0.5f;
+      if (q % 5 == 2) ray.t_min = 0.25f;
+      const auto expected = brute_force_ray(scene, ray);
+      const auto got = closest_hit(bvh, ray);
+      REQUIRE(got.has_value() == expected.has_value());
+      if (got) {
+        CHECK(got->t == expected->t);
+        // A different id is fine only at an equal t (a shared edge or vertex).
+        const auto at_id = intersect(ray, scene.soup().triangle(got->id));
+        REQUIRE(at_id.has_value());
+        CHECK(at_id->t == got->t);
+      }
+      CHECK(any_hit(bvh, ray) == expected.has_value());
+    }
+  }
+}
+
+TEST_CASE("for_each_touching stops when the visitor returns false", "[bvh]") {
+  const Scene scene = random_soup(2000, 21);
+  const Bvh bvh = build(scene.soup());
+  const Aabb everything = Aabb::from_corners(Vec3(-20.0f), Vec3(20.0f));
+  int visits = 0;
+  const bool completed =
+      for_each_touching(bvh, everything, [&](TriangleId) { return ++visits < 5; });
+  CHECK_FALSE(completed);
+  CHECK(visits == 5);
+  QueryStats stats;
+  CHECK(collect_touching(bvh, everything, &stats).size() == scene.size());
+  CHECK(stats.triangles_inside == scene.size());  // the root lies inside: nothing is tested
+  CHECK(stats.triangles_tested == 0);
+}
+
+TEST_CASE("empty soups build empty trees with empty answers", "[bvh]") {
+  const Bvh bvh = build(TriangleSoup{});
+  CHECK(bvh.empty());
+  REQUIRE_NOTHROW(validate(bvh));
+  CHECK(collect_touching(bvh, Aabb{Vec3(-1.0f), Vec3(1.0f)}).empty());
+  CHECK(collect_touching(bvh, Plane{Vec3(0, 0, 1), 0}).empty());
+  CHECK_FALSE(closest_hit(bvh, Ray{Vec3(0.0f), Vec3(0, 0, 1)}).has_value());
+}
+
+TEST_CASE("indexed soups answer in input triangle ids", "[bvh]") {
+  const std::vector<Vec3> positions{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  const std::vector<std::uint32_t> indices{0, 1, 2, 0, 1, 3, 1, 2, 3, 0, 2, 3};
+  const TriangleSoup soup{positions, indices};
+  const Bvh bvh = build(soup, {.max_leaf_size = 1});
+  REQUIRE_NOTHROW(validate(bvh, &soup));
+  CHECK(collect_touching(bvh, Plane{Vec3(0, 0, 1), 0}) == std::vector<TriangleId>{0, 1, 2, 3});
+  CHECK(collect_touching(bvh, Plane{Vec3(0, 0, 1), 1}) == std::vector<TriangleId>{1, 2, 3});
+  CHECK(collect_touching(bvh, Aabb{Vec3(0.51f, 0.51f, 0.0f), Vec3(0.6f, 0.6f, 0.0f)}).empty());
+  CHECK(collect_touching(bvh, Aabb{Vec3(0.5f, 0.5f, 0.0f), Vec3(0.5f, 0.5f, 0.0f)}) ==
+        std::vector<TriangleId>{0, 2});
+}
+
+TEST_CASE("invalid soups, options and queries are rejected with the place named", "[bvh]") {
+  const std::vector<Vec3> positions{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  const std::vector<std::uint32_t> bad_index{0, 1, 3};
+  CHECK_THROWS_WITH(build(TriangleSoup{positions, bad_index}),
+                    Catch::Contains("index 2") && Catch::Contains("triangle 0"));
+  std::vector<Vec3> with_nan = positions;
+  with_nan.push_back({0, 0, 0});
+  with_nan.push_back({std::nanf(""), 0, 0});
+  with_nan.push_back({1, 1, 1});
+  CHECK_THROWS_WITH(build(TriangleSoup{with_nan}), Catch::Contains("triangle 1"));
+  CHECK_THROWS_WITH(build(TriangleSoup{std::span<const Vec3>(positions).first(2)}),
+                    Catch::Contains("multiple of 3"));
+  CHECK_THROWS_AS(build(TriangleSoup{positions}, {.max_leaf_size = 0}), InvalidInput);
+  const Bvh bvh = build(TriangleSoup{positions});
+  CHECK_THROWS_AS(collect_touching(bvh, Plane{Vec3(0.0f), 1}), InvalidInput);
+  CHECK_THROWS_AS(collect_touching(bvh, Sphere{Vec3(0.0f), -1}), InvalidInput);
+  CHECK_THROWS_AS(collect_touching(bvh, Aabb{Vec3(1.0f), Vec3(0.0f)}), InvalidInput);
+  CHECK_THROWS_AS(closest_hit(bvh, Ray{Vec3(0.0f), Vec3(0.0f)}), InvalidInput);
+}
+
+}  // namespace
+}  // namespace trisect::test
