@@ -163,6 +163,26 @@ TEST_CASE("closest_hit equals brute force; any_hit agrees", "[bvh]") {
   }
 }
 
+TEST_CASE("axis-parallel rays along lattice lines and faces equal brute force", "[bvh]") {
+  const Scene scene = lattice_soup(3000, 31);
+  const Bvh bvh = build(scene.soup());
+  std::mt19937_64 random(32);
+  const Vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  for (int q = 0; q < 3000; ++q) {
+    // Origins on lattice points and half-lattice points: rays run along triangle edges and
+    // inside triangle planes, and start on node box faces.
+    const float step = q % 2 == 0 ? 1.0f : 0.5f;
+    const Vec3 origin(step * float(lattice(random, -16, 16)),
+                      step * float(lattice(random, -16, 16)),
+                      step * float(lattice(random, -16, 16)));
+    const Ray ray{origin, axes[q % 6]};
+    const auto expected = brute_force_ray(scene, ray);
+    const auto got = closest_hit(bvh, ray);
+    REQUIRE(got.has_value() == expected.has_value());
+    if (got) REQUIRE(got->t == expected->t);
+  }
+}
+
 TEST_CASE("for_each_touching stops when the visitor returns false", "[bvh]") {
   const Scene scene = random_soup(2000, 21);
   const Bvh bvh = build(scene.soup());

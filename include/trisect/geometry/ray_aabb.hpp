@@ -5,41 +5,57 @@
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/ray.hpp"
 
-#include <cmath>
+#include <limits>
 
 namespace trisect {
 
-/// Per-ray constants of the slab test.
+/// Per-ray constants of the slab test (Kay & Kajiya, "Ray Tracing Complex Scenes", 1986).
 struct RaySlabs {
-  Vec3 origin;   ///< Ray origin.
-  Vec3 inverse;  ///< 1 / direction per axis (±inf on axes where the direction is 0).
+  Vec3 origin;       ///< Ray origin.
+  Vec3 inverse;      ///< 1 / direction per axis; +inf where the direction is ±0.
+  bool negative[3];  ///< Axes along which the ray moves towards smaller coordinates.
 
-  /// Constants for `ray`.
+  /// Constants for `ray` (direction non-zero).
   [[nodiscard]] static RaySlabs of(const Ray& ray) noexcept {
-    return {ray.origin, Vec3(1.0f) / ray.direction};
+    RaySlabs slabs{ray.origin, Vec3(0.0f), {}};
+    for (int axis = 0; axis < 3; ++axis) {
+      const float d = ray.direction[axis];
+      slabs.inverse[axis] = d == 0 ? std::numeric_limits<float>::infinity() : 1.0f / d;
+      slabs.negative[axis] = d < 0;
+    }
+    return slabs;
   }
 
-  /// The parameter interval [near, far] where the ray's line is inside the closed box, clipped
-  /// to [t_min, t_max]; empty (near > far) when it misses. Conservative: each slab's interval is
-  /// widened by 2·gamma_3 of its magnitude so that rounding never culls a box the exact ray touches
-  /// (Ize, "Robust BVH Ray Traversal", JCGT 2013). A 0·inf product (origin on a slab plane with the
-  /// direction parallel to it) gives NaN, which fmin/fmax ignore: that slab does not constrain the
-  /// ray.
+  /// True when the ray's line, for t in [t_min, t_max], may touch the closed box; `near`
+  /// receives the entry parameter. Conservative: each slab's entry and exit are moved outwards
+  /// by 2·gamma_3 of their magnitude, so rounding never culls a box the exact ray touches (Ize,
+  /// "Robust BVH Ray Traversal", JCGT 2013). On an axis the direction does not move along,
+  /// the products are ±inf, or NaN when the origin lies on the slab's plane; the comparisons
+  /// below ignore NaN, which is exactly right there (that plane does not constrain the ray).
   [[nodiscard]] bool overlaps(const Aabb& box, float t_min, float t_max, float& near) const {
     float far = t_max;
     near = t_min;
-    for (int axis = 0; axis < 3; ++axis) {
-      const float t0 = (box.min[axis] - origin[axis]) * inverse[axis];
-      const float t1 = (box.max[axis] - origin[axis]) * inverse[axis];
-      const float entry = std::fmin(t0, t1), exit = std::fmax(t0, t1);
-      near = std::fmax(near, entry - std::fabs(entry) * relative_slack);
-      far = std::fmin(far, exit + std::fabs(exit) * relative_slack);
-    }
+    clip(box.min.x, box.max.x, origin.x, inverse.x, negative[0], near, far);
+    clip(box.min.y, box.max.y, origin.y, inverse.y, negative[1], near, far);
+    clip(box.min.z, box.max.z, origin.z, inverse.z, negative[2], near, far);
     return near <= far;
   }
 
   /// 2·gamma_3 for float (3.6e-7), rounded up.
   static constexpr float relative_slack = 4e-7f;
+
+ private:
+  // One slab: narrows [near, far] to where the line is between the slab's two planes. Written
+  // per axis with plain floats (glm's vec3 operator[] is a switch).
+  static void clip(float min, float max, float origin, float inverse, bool negative, float& near,
+                   float& far) {
+    float entry = ((negative ? max : min) - origin) * inverse;
+    float exit = ((negative ? min : max) - origin) * inverse;
+    entry *= entry > 0 ? 1.0f - relative_slack : 1.0f + relative_slack;
+    exit *= exit > 0 ? 1.0f + relative_slack : 1.0f - relative_slack;
+    near = entry > near ? entry : near;
+    far = exit < far ? exit : far;
+  }
 };
 
 }  // namespace trisect
