@@ -6,6 +6,9 @@
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
 #include <trisect/bvh/ray_query.hpp>
+#include <trisect/geometry/aabb_triangle.hpp>
+#include <trisect/geometry/plane_triangle.hpp>
+#include <trisect/geometry/sphere_triangle.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -15,11 +15,15 @@ struct BoxQuery {
 
   [[nodiscard]] bool may_touch(const Aabb& node) const noexcept { return box.overlaps(node); }
   [[nodiscard]] bool contains(const Aabb& node) const noexcept { return box.contains(node); }
-  [[nodiscard]] bool touches(const Triangle& triangle) const { return intersects(triangle, box); }
+  /// Exact; a vertex inside the box decides at once, the SAT decides the rest.
+  [[nodiscard]] bool touches(const Triangle& triangle) const {
+    return box.contains(triangle.a) || box.contains(triangle.b) || box.contains(triangle.c) ||
+           intersects(triangle, box);
+  }
 };
 
 /// The query for `box`; throws `InvalidInput` for a non-finite or empty box.
-[[nodiscard]] inline BoxQuery make_query(const Aabb& box) {
+[[nodiscard]] inline BoxQuery make_query(const Bvh&, const Aabb& box) {
   validate(box, "box query");
   return {box};
 }

@@ -14,8 +14,8 @@ namespace trisect {
 
 /// A shape with a query: `Aabb` (closed box), `Plane`, `Sphere` (closed ball).
 template <class Shape>
-concept QueryShape = requires(const Shape& shape) {
-  { make_query(shape) } -> TriangleQuery;
+concept QueryShape = requires(const Bvh& bvh, const Shape& shape) {
+  { make_query(bvh, shape) } -> TriangleQuery;
 };
 
 /// `for_each_touching` for a shape: validates it (throws `InvalidInput` for NaN/Inf, an empty
@@ -24,7 +24,7 @@ concept QueryShape = requires(const Shape& shape) {
 template <QueryShape Shape, TriangleVisitor Visit>
 bool for_each_touching(const Bvh& bvh, const Shape& shape, Visit&& visit,
                        QueryStats* stats = nullptr) {
-  return for_each_touching(bvh, make_query(shape), visit, stats);
+  return for_each_touching(bvh, make_query(bvh, shape), visit, stats);
 }
 
 /// Input ids of every triangle touching `query` (a `TriangleQuery` or a `QueryShape`), sorted

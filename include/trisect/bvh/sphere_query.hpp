@@ -49,7 +49,7 @@ struct SphereQuery {
 };
 
 /// The query for `sphere`; throws `InvalidInput` for non-finite values or a negative radius.
-[[nodiscard]] inline SphereQuery make_query(const Sphere& sphere) {
+[[nodiscard]] inline SphereQuery make_query(const Bvh&, const Sphere& sphere) {
   validate(sphere, "sphere query");
   return {sphere};
 }
