@@ -187,23 +187,29 @@ class Builder {
                                 });
   }
 
-  Binning bin(std::size_t begin, std::size_t end, const BinMapping& mapping) const {
-    const auto scan = [&](const tbb::blocked_range<std::size_t>& r, Binning into) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i)
-        for (int axis = 0; axis < 3; ++axis) {
-          const std::uint32_t index = mapping.bin(references_[i].centroid, axis);
-          into.bounds[axis][index].extend(references_[i].bounds);
-          ++into.counts[axis][index];
-        }
-      return into;
-    };
-    if (end - begin < parallel_scan_threshold)
-      return scan(tbb::blocked_range<std::size_t>(begin, end), Binning(mapping.bin_count));
-    return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(begin, end, 8192),
-                                Binning(mapping.bin_count), scan, [](Binning a, const Binning& b) {
-                                  a.add(b);
-                                  return a;
-                                });
+  void bin_into(std::size_t begin, std::size_t end, const BinMapping& mapping,
+                Binning& into) const {
+    for (std::size_t i = begin; i != end; ++i)
+      for (int axis = 0; axis < 3; ++axis) {
+        const std::uint32_t index = mapping.bin(references_[i].centroid, axis);
+        into.bounds[axis][index].extend(references_[i].bounds);
+        ++into.counts[axis][index];
+      }
+  }
+
+  // Small ranges bin in place; large ones reduce per-thread binnings (exact, so deterministic).
+  void bin(std::size_t begin, std::size_t end, const BinMapping& mapping, Binning& into) const {
+    if (end - begin < parallel_scan_threshold) return bin_into(begin, end, mapping, into);
+    into = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(begin, end, 8192), into,
+        [&](const tbb::blocked_range<std::size_t>& r, Binning partial) {
+          bin_into(r.begin(), r.end(), mapping, partial);
+          return partial;
+        },
+        [](Binning a, const Binning& b) {
+          a.add(b);
+          return a;
+        });
   }
 
   // The lowest-cost split over all axes; axis -1 when every centroid falls in one bin.
@@ -241,10 +247,16 @@ class Builder {
     const std::size_t count = end - begin;
     if (count == 1) return end;
     const bool must_split = count > options_.max_leaf_size;
-    const BinMapping mapping(range.centroids, options_.bin_count);
-    const Split split = mapping.all_coincide() || depth >= sah_depth_limit
-                            ? Split{}
-                            : best_split(bin(begin, end, mapping), mapping);
+    // Small ranges need no more bins than references.
+    const auto bins = static_cast<std::uint32_t>(
+        std::min<std::size_t>(options_.bin_count, std::max<std::size_t>(count, 4)));
+    const BinMapping mapping(range.centroids, bins);
+    Split split;
+    if (!mapping.all_coincide() && depth < sah_depth_limit) {
+      Binning binning(mapping.bin_count);
+      bin(begin, end, mapping, binning);
+      split = best_split(binning, mapping);
+    }
     if (split.axis < 0) return must_split ? median_split(begin, end, range.centroids) : end;
     const float leaf_cost = options_.intersection_cost * static_cast<float>(count);
     const float split_cost =

@@ -22,8 +22,11 @@ void validate(const TriangleSoup& soup) {
                          std::to_string(i / 3) + ") is " + std::to_string(soup.indices[i]) +
                          ", out of range for " + std::to_string(soup.positions.size()) +
                          " positions");
-  for (std::size_t id = 0; id < soup.size(); ++id)
-    validate(soup.triangle(id), "triangle soup: triangle " + std::to_string(id));
+  for (std::size_t id = 0; id < soup.size(); ++id) {
+    const Triangle triangle = soup.triangle(id);
+    if (!is_finite(triangle.a) || !is_finite(triangle.b) || !is_finite(triangle.c))
+      validate(triangle, "triangle soup: triangle " + std::to_string(id));  // throws, naming it
+  }
 }
 
 }  // namespace trisect
