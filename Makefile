@@ -1,0 +1,67 @@
+# Convenience entry points over the CMake presets (see CMakePresets.json). Every target that
+# builds first runs `deps`, which installs missing Debian packages with apt-get (as root, or
+# through sudo). Set CI (CI=true) to turn compiler warnings into errors.
+
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+JOBS ?= 2
+CMAKE ?= cmake
+CTEST ?= ctest
+CLANG_FORMAT ?= clang-format
+# The program `make run` runs, from the release build.
+RUN_CMD ?= build/release/examples/seed_cases
+
+ifneq ($(strip $(CI)),)
+CONFIGURE_FLAGS += -DTRISECT_WARNINGS_AS_ERRORS=ON
+endif
+
+# Every C++ file of the project (build folders excluded).
+CXX_FILES = $(shell find include src tests bench examples -type f \
+                      \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \) 2>/dev/null | sort)
+
+PRESETS := debug release asan
+CONFIGURE_TARGETS := $(PRESETS:%=configure-%)
+BUILD_TARGETS := $(PRESETS:%=build-%)
+
+.PHONY: help deps $(CONFIGURE_TARGETS) $(BUILD_TARGETS) run test asan bench format clean
+
+help:
+	@echo "trisect: make targets"
+	@echo "  make run     install missing packages, build (release), run $(RUN_CMD)"
+	@echo "  make test    install missing packages, build (release), run the test suite"
+	@echo "  make asan    build and test with AddressSanitizer + UBSan (RelWithDebInfo)"
+	@echo "  make bench   build (release) and run the benchmarks"
+	@echo "  make format  clang-format every C++ file in place"
+	@echo "  make deps    install missing Debian packages (apt-get, needs root or sudo)"
+	@echo "  make clean   remove build/"
+	@echo "Variables: JOBS=$(JOBS); CI=1 makes warnings errors; RUN_CMD=$(RUN_CMD)"
+
+deps:
+	./scripts/install-deps.sh
+
+$(CONFIGURE_TARGETS): configure-%: deps
+	$(CMAKE) --preset $* $(CONFIGURE_FLAGS)
+
+$(BUILD_TARGETS): build-%: configure-%
+	$(CMAKE) --build --preset $* -j$(JOBS)
+
+run: build-release
+	$(RUN_CMD)
+
+test: build-release
+	$(CTEST) --preset release
+
+asan: build-asan
+	$(CTEST) --preset asan
+
+bench: build-release
+	@set -e; for program in build/release/bench/bench_*; do \
+	  if [[ -f $$program && -x $$program ]]; then echo "== $$program"; $$program; fi; \
+	done
+
+format:
+	$(CLANG_FORMAT) -i $(CXX_FILES)
+
+clean:
+	rm -rf build
