@@ -2,6 +2,7 @@
 /// \file
 /// Umbrella header: everything in trisect's public API.
 
+#include "trisect/bvh/batch.hpp"
 #include "trisect/bvh/build.hpp"
 #include "trisect/bvh/bvh.hpp"
 #include "trisect/bvh/collect.hpp"

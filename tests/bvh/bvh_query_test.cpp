@@ -3,6 +3,7 @@
 // and must not depend on the thread count.
 #include "bvh/scenes.hpp"
 
+#include <trisect/bvh/batch.hpp>
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
 #include <trisect/bvh/ray_query.hpp>
@@ -199,6 +200,33 @@ TEST_CASE("for_each_touching stops when the visitor returns false", "[bvh]") {
   CHECK(collect_touching(bvh, everything, &stats).size() == scene.size());
   CHECK(stats.triangles_inside == scene.size());  // the root lies inside: nothing is tested
   CHECK(stats.triangles_tested == 0);
+}
+
+TEST_CASE("batch queries answer each query as the single-query functions do", "[bvh]") {
+  const Scene scene = lattice_soup(3000, 41);
+  const Bvh bvh = build(scene.soup());
+  QueryMaker make{scene, std::mt19937_64(42)};
+  std::vector<Aabb> boxes;
+  std::vector<Plane> planes;
+  std::vector<Ray> rays;
+  for (int i = 0; i < 200; ++i) {
+    boxes.push_back(make.box(2.0f));
+    planes.push_back(make.plane());
+    rays.push_back(Ray{make.vertex() + Vec3(0.5f, 0.25f, 20.0f), Vec3(0.01f, 0.02f, -1.0f)});
+  }
+  const auto box_answers = collect_touching_batch(bvh, std::span<const Aabb>(boxes));
+  const auto plane_answers = collect_touching_batch(bvh, std::span<const Plane>(planes));
+  const auto hits = closest_hit_batch(bvh, rays);
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    REQUIRE(box_answers[i] == brute_force(scene, boxes[i]));
+    REQUIRE(plane_answers[i] == brute_force(scene, planes[i]));
+    const auto expected = brute_force_ray(scene, rays[i]);
+    REQUIRE(hits[i].has_value() == expected.has_value());
+    if (expected) REQUIRE(hits[i]->t == expected->t);
+  }
+  planes[17].normal = Vec3(0.0f);
+  CHECK_THROWS_WITH(collect_touching_batch(bvh, std::span<const Plane>(planes)),
+                    Catch::Contains("batch query 17") && Catch::Contains("normal is zero"));
 }
 
 TEST_CASE("empty soups build empty trees with empty answers", "[bvh]") {
