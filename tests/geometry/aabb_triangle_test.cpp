@@ -29,6 +29,9 @@ Triangle rotate_axes(const Triangle& t) {
 /// (a, b, c) -> (c, a, b): edge m (0: a→b, 1: b→c, 2: c→a) becomes edge m + 1.
 Triangle rotate_vertices(const Triangle& t) { return {t.c, t.a, t.b}; }
 
+/// Point reflection through the origin; the cube is invariant.
+Triangle mirrored(const Triangle& t) { return {-t.a, -t.b, -t.c}; }
+
 Triangle translated(const Triangle& t, const Vec3& by) { return {t.a + by, t.b + by, t.c + by}; }
 
 /// A case where exactly one axis separates the triangle from the cube, and the same triangle
@@ -104,9 +107,15 @@ TEST_CASE("aabb-triangle: the typo axis (c→a) × y, spelled out", "[geometry][
 }
 
 TEST_CASE("aabb-triangle: touching counts", "[geometry][aabb_triangle]") {
-  SECTION("vertex exactly on a box face") {
-    CHECK(touches_checked(Triangle{{1, 0, 0}, {3, 1, 0}, {3, -1, 1}}, cube));
-    CHECK_FALSE(touches_checked(Triangle{{up(1), 0, 0}, {3, 1, 0}, {3, -1, 1}}, cube));
+  SECTION("vertex exactly on a box face, each of the six") {
+    Triangle on{{1, 0, 0}, {3, 1, 0}, {3, -1, 1}};
+    Triangle off{{up(1), 0, 0}, {3, 1, 0}, {3, -1, 1}};
+    for (int k = 0; k < 3; ++k, on = rotate_axes(on), off = rotate_axes(off)) {
+      CHECK(touches_checked(on, cube));
+      CHECK_FALSE(touches_checked(off, cube));
+      CHECK(touches_checked(mirrored(on), cube));
+      CHECK_FALSE(touches_checked(mirrored(off), cube));
+    }
   }
   SECTION("edge exactly along a box edge") {
     CHECK(touches_checked(Triangle{{1, 1, -3}, {1, 1, 3}, {3, 3, 0}}, cube));

@@ -243,6 +243,75 @@ TEST_CASE(
   CHECK(fallbacks < 100'000);
 }
 
+TEST_CASE("sign_of: coplanar and one-ulp-off orient3d in floats matches GMP", "[math][exact]") {
+  // Degree 3 with products of up to 75 bits. d = a + s (b - a) + t (c - a) with small dyadic
+  // s, t on integer points is exactly coplanar (the exact path must find the zero); half the
+  // cases move one coordinate of d by an ulp.
+  std::mt19937_64 rng(0x03d1ULL);
+  std::uniform_int_distribution<int> coordinate(-1000, 1000), weight(-8, 16), axis(0, 2);
+  std::uint64_t fallbacks = 0;
+  for (int k = 0; k < 100'000; ++k) {
+    float p[4][3];
+    for (int v = 0; v < 3; ++v)
+      for (float& x : p[v]) x = static_cast<float>(coordinate(rng));
+    const float s = 0.125f * static_cast<float>(weight(rng)),
+                t = 0.125f * static_cast<float>(weight(rng));
+    for (int i = 0; i < 3; ++i)
+      p[3][i] = p[0][i] + s * (p[1][i] - p[0][i]) + t * (p[2][i] - p[0][i]);
+    if (k % 2 == 1) {
+      float& x = p[3][axis(rng)];
+      x = std::nextafter(x, k % 4 == 1 ? INFINITY : -INFINITY);
+    }
+    const auto orient = [&](auto lift) {
+      const auto d = [&](int v, int i) { return lift(p[v][i]) - lift(p[0][i]); };
+      return d(1, 0) * (d(2, 1) * d(3, 2) - d(2, 2) * d(3, 1)) -
+             d(1, 1) * (d(2, 0) * d(3, 2) - d(2, 2) * d(3, 0)) +
+             d(1, 2) * (d(2, 0) * d(3, 1) - d(2, 1) * d(3, 0));
+    };
+    mpq_class q[4][3];
+    for (int v = 0; v < 4; ++v)
+      for (int i = 0; i < 3; ++i)
+        q[v][i] = mpq_class(static_cast<double>(p[v][i])) -
+                  (v == 0 ? 0 : mpq_class(static_cast<double>(p[0][i])));
+    const mpq_class exact_value = q[1][0] * (q[2][1] * q[3][2] - q[2][2] * q[3][1]) -
+                                  q[1][1] * (q[2][0] * q[3][2] - q[2][2] * q[3][0]) +
+                                  q[1][2] * (q[2][0] * q[3][1] - q[2][1] * q[3][0]);
+    const std::uint64_t before = exact::fallback_count();
+    REQUIRE(exact::sign_of(orient) == sgn(exact_value));
+    fallbacks += exact::fallback_count() - before;
+  }
+  CHECK(fallbacks > 1'000);
+}
+
+TEST_CASE("sign_of: ill-conditioned dot products are decided exactly", "[math][exact]") {
+  // x0 y0 + x1 y1 + x2 y2 + x3 y3 where the first two products (about 2^40, each rounded by
+  // about 2^-13 in the fast path) nearly cancel, and x3 y3 cancels the rest to within an ulp of
+  // 1: the double value is noise, so only an honest error bound sends it to the exact path.
+  WildDoubles wild(0xd0b1e5ULL);
+  std::uint64_t positive = 0, negative = 0;
+  for (int k = 0; k < 50'000; ++k) {
+    const double x0 = std::ldexp(std::fabs(wild.next(0)), 20);
+    const double y0 = std::ldexp(std::fabs(wild.next(0)), 20);
+    const double x1 = -x0;
+    const double y1 = std::nextafter(y0, k % 2 == 0 ? INFINITY : -INFINITY);
+    const double x2 = wild.next(1), y2 = wild.next(1), x3 = wild.next(1);
+    const mpq_class partial = mpq_class(x0) * y0 + mpq_class(x1) * y1 + mpq_class(x2) * y2;
+    const mpq_class y3_exact = -partial / x3;
+    double y3 = y3_exact.get_d();
+    if (k % 3 == 1) y3 = std::nextafter(y3, INFINITY);
+    if (k % 3 == 2) y3 = std::nextafter(y3, -INFINITY);
+    const mpq_class exact_value = partial + mpq_class(x3) * y3;
+    const int sign = exact::sign_of([&](auto lift) {
+      return lift(x0) * lift(y0) + lift(x1) * lift(y1) + lift(x2) * lift(y2) + lift(x3) * lift(y3);
+    });
+    REQUIRE(sign == sgn(exact_value));
+    positive += sign > 0;
+    negative += sign < 0;
+  }
+  CHECK(positive > 10'000);
+  CHECK(negative > 10'000);
+}
+
 TEST_CASE("fallback_count is per thread and resets", "[math][exact]") {
   const float x = 0.1f, y = 0.7f;
   const auto tie = [&](auto lift) { return lift(x) * lift(y) - lift(y) * lift(x); };
