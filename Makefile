@@ -11,6 +11,8 @@ CTEST ?= ctest
 CLANG_FORMAT ?= clang-format
 # The program `make run` runs, from the release build.
 RUN_CMD ?= build/release/examples/seed_cases
+# Extra arguments for every benchmark program, e.g. BENCH_ARGS=--benchmark_filter=aabb_triangle
+BENCH_ARGS ?=
 
 ifneq ($(strip $(CI)),)
 CONFIGURE_FLAGS += -DTRISECT_WARNINGS_AS_ERRORS=ON
@@ -35,7 +37,8 @@ help:
 	@echo "  make format  clang-format every C++ file in place"
 	@echo "  make deps    install missing Debian packages (apt-get, needs root or sudo)"
 	@echo "  make clean   remove build/"
-	@echo "Variables: JOBS=$(JOBS); CI=1 makes warnings errors; RUN_CMD=$(RUN_CMD)"
+	@echo "Variables: JOBS=$(JOBS); CI=1 makes warnings errors; RUN_CMD=$(RUN_CMD);"
+	@echo "  BENCH_ARGS (passed to every benchmark program)"
 
 deps:
 	./scripts/install-deps.sh
@@ -57,7 +60,7 @@ asan: build-asan
 
 bench: build-release
 	@set -e; for program in build/release/bench/bench_*; do \
-	  if [[ -f $$program && -x $$program ]]; then echo "== $$program"; $$program; fi; \
+	  if [[ -f $$program && -x $$program ]]; then echo "== $$program"; $$program $(BENCH_ARGS); fi; \
 	done
 
 format:
