@@ -16,6 +16,7 @@
 #include <glm/geometric.hpp>
 
 #include <cstring>
+#include <limits>
 
 namespace trisect::test {
 namespace {
@@ -227,6 +228,23 @@ TEST_CASE("batch queries answer each query as the single-query functions do", "[
   planes[17].normal = Vec3(0.0f);
   CHECK_THROWS_WITH(collect_touching_batch(bvh, std::span<const Plane>(planes)),
                     Catch::Contains("batch query 17") && Catch::Contains("normal is zero"));
+}
+
+TEST_CASE("infinite box bounds and an infinite radius answer as half-spaces and all space",
+          "[bvh]") {
+  const Scene scene = lattice_soup(2000, 51);
+  const Bvh bvh = build(scene.soup());
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  const Aabb half_space{Vec3(-inf, -inf, 1.0f), Vec3(inf)};
+  const Aabb finite_equivalent{Vec3(-100.0f, -100.0f, 1.0f), Vec3(100.0f)};
+  CHECK(collect_touching(bvh, half_space) == brute_force(scene, finite_equivalent));
+  CHECK(collect_touching(bvh, Aabb{Vec3(-inf), Vec3(inf)}).size() == scene.size());
+  CHECK(collect_touching(bvh, Aabb{Vec3(-inf), Vec3(-inf, inf, inf)}).empty());
+  CHECK(collect_touching(bvh, Aabb{Vec3(-inf, -inf, 50.0f), Vec3(inf)}).empty());
+  CHECK(collect_touching(bvh, Sphere{Vec3(3.0f), inf}).size() == scene.size());
+  CHECK_THROWS_AS(collect_touching(bvh, Sphere{Vec3(3.0f), -inf}), InvalidInput);
+  CHECK_THROWS_AS(collect_touching(bvh, Sphere{Vec3(inf), 1.0f}), InvalidInput);
+  CHECK_THROWS_AS(collect_touching(bvh, Aabb{Vec3(std::nanf("")), Vec3(1.0f)}), InvalidInput);
 }
 
 TEST_CASE("empty soups build empty trees with empty answers", "[bvh]") {

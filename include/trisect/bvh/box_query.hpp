@@ -6,6 +6,9 @@
 #include "trisect/geometry/aabb_triangle.hpp"
 #include "trisect/math/validate.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace trisect {
 
 /// The traversal's view of a closed box: node boxes are compared exactly, a node inside the
@@ -22,10 +25,24 @@ struct BoxQuery {
   }
 };
 
-/// The query for `box`; throws `InvalidInput` for a non-finite or empty box.
-[[nodiscard]] inline BoxQuery make_query(const Bvh&, const Aabb& box) {
-  validate(box, "box query");
-  return {box};
+/// The query for `box` over `bvh`. Infinite bounds are accepted (half-spaces, slabs, all of
+/// space): since every triangle lies inside the BVH's bounds, an infinite side is replaced by
+/// the BVH's bound on that axis, which changes no answer; a box that then misses the bounds
+/// becomes the empty box and touches nothing. Throws `InvalidInput` for NaN or min > max.
+[[nodiscard]] inline BoxQuery make_query(const Bvh& bvh, const Aabb& box) {
+  for (int axis = 0; axis < 3; ++axis)
+    if (std::isnan(box.min[axis]) || std::isnan(box.max[axis]) || box.min[axis] > box.max[axis])
+      validate(box, "box query");  // throws with the details
+  const Aabb bounds = bvh.bounds();
+  Aabb finite = box;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (std::isinf(finite.min[axis]))
+      finite.min[axis] = std::max(finite.min[axis], bounds.min[axis]);
+    if (std::isinf(finite.max[axis]))
+      finite.max[axis] = std::min(finite.max[axis], bounds.max[axis]);
+  }
+  if (finite.is_empty() || !is_finite(finite.min) || !is_finite(finite.max)) return {Aabb::empty()};
+  return {finite};
 }
 
 }  // namespace trisect

@@ -48,9 +48,12 @@ struct SphereQuery {
   }
 };
 
-/// The query for `sphere`; throws `InvalidInput` for non-finite values or a negative radius.
+/// The query for `sphere`. A radius of +inf is accepted: the ball is all of space and every
+/// triangle touches it (the traversal then reports the root whole, testing nothing). Throws
+/// `InvalidInput` for a non-finite centre, a NaN or negative radius.
 [[nodiscard]] inline SphereQuery make_query(const Bvh&, const Sphere& sphere) {
-  validate(sphere, "sphere query");
+  validate(Sphere{sphere.center, std::isinf(sphere.radius) ? 0.0f : sphere.radius}, "sphere query");
+  if (sphere.radius < 0) validate(sphere, "sphere query");
   return {sphere};
 }
 
