@@ -1,7 +1,7 @@
 // Tests of the test oracles themselves: known exact answers, and agreement of their quick paths
 // with the full constructions.
-#include "support/describe.hpp"
 #include "support/exact_oracle.hpp"
+#include "support/describe.hpp"
 #include "support/random_cases.hpp"
 
 #include <catch2/catch.hpp>
