@@ -1,0 +1,222 @@
+// `trisect demo`: the main job on a built-in scene, with timings and an SVG section picture.
+#include "commands.hpp"
+
+#include <trisect/io/load_mesh.hpp>
+#include <trisect/trisect.hpp>
+
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <random>
+
+namespace trisect::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double microseconds_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+// The bunny from the shared meshes when it can be found, else nothing.
+std::optional<std::filesystem::path> find_bunny() {
+  std::vector<std::filesystem::path> folders;
+  if (const char* configured = std::getenv("TRISECT_MESH_DIR")) folders.emplace_back(configured);
+  folders.emplace_back("../shared/meshes");
+#ifdef TRISECT_DEFAULT_MESH_DIR
+  folders.emplace_back(TRISECT_DEFAULT_MESH_DIR);
+#endif
+  for (const auto& folder : folders) {
+    const auto candidate = folder / "stanford-bunny.obj";
+    std::error_code ignored;
+    if (std::filesystem::is_regular_file(candidate, ignored)) return candidate;
+  }
+  return std::nullopt;
+}
+
+// A sphere of radius 1 by latitude and longitude with a little radial noise.
+Mesh procedural_sphere(int rings, int segments) {
+  Mesh mesh;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> noise(-0.01f, 0.01f);
+  const float pi = 3.14159265f;
+  for (int r = 0; r <= rings; ++r)
+    for (int s = 0; s < segments; ++s) {
+      const float theta = pi * float(r) / float(rings), phi = 2 * pi * float(s) / float(segments);
+      const float radius = 1.0f + noise(random);
+      mesh.positions.emplace_back(radius * std::sin(theta) * std::cos(phi),
+                                  radius * std::sin(theta) * std::sin(phi),
+                                  radius * std::cos(theta));
+    }
+  const auto at = [&](int r, int s) { return std::uint32_t(r * segments + s % segments); };
+  for (int r = 0; r < rings; ++r)
+    for (int s = 0; s < segments; ++s) {
+      mesh.indices.insert(mesh.indices.end(), {at(r, s), at(r + 1, s), at(r + 1, s + 1)});
+      mesh.indices.insert(mesh.indices.end(), {at(r, s), at(r + 1, s + 1), at(r, s + 1)});
+      mesh.source_faces.push_back(std::uint32_t(mesh.source_faces.size()));
+      mesh.source_faces.push_back(std::uint32_t(mesh.source_faces.size()));
+    }
+  return mesh;
+}
+
+struct Timing {
+  std::size_t queries = 0;
+  std::size_t found = 0;
+  double microseconds = 0;
+};
+
+void print_row(std::ostream& out, const char* what, const Timing& timing, const char* found_word) {
+  out << "  " << std::left << std::setw(28) << what << std::right << std::setw(8) << timing.queries
+      << " queries  " << std::setw(10) << std::fixed << std::setprecision(2)
+      << timing.microseconds / double(timing.queries) << " us each  " << std::setw(10)
+      << std::setprecision(1) << double(timing.found) / double(timing.queries) << ' ' << found_word
+      << '\n';
+}
+
+template <class MakeShape>
+Timing time_touching(const Bvh& bvh, std::size_t count, MakeShape&& make_shape) {
+  std::vector<decltype(make_shape())> shapes;
+  for (std::size_t i = 0; i < count; ++i) shapes.push_back(make_shape());
+  Timing timing{count, 0, 0};
+  const auto start = Clock::now();
+  for (const auto& shape : shapes) timing.found += collect_touching(bvh, shape).size();
+  timing.microseconds = microseconds_since(start);
+  return timing;
+}
+
+// The section of the plane z = height: touched triangles (grey) and their cut segments (red),
+// seen from +z.
+void write_section_svg(const std::filesystem::path& path, const Mesh& mesh, const Bvh& bvh,
+                       float height) {
+  const Plane plane{{0, 0, 1}, height};
+  const std::vector<TriangleId> touched = collect_touching(bvh, plane);
+  const Aabb bounds = bvh.bounds();
+  const float scale = 800.0f / std::max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y);
+  const auto x = [&](float value) { return (value - bounds.min.x) * scale + 10; };
+  const auto y = [&](float value) { return (bounds.max.y - value) * scale + 10; };
+  std::ofstream svg(path);
+  svg << "<svg xmlns='http://www.w3.org/2000/svg' width='820' height='"
+      << (bounds.max.y - bounds.min.y) * scale + 20 << "'>\n<rect width='100%' height='100%' "
+      << "fill='white'/>\n<g fill='#ddd' stroke='#999' stroke-width='0.3'>\n";
+  for (const TriangleId id : touched) {
+    const Triangle t = mesh.soup().triangle(id);
+    svg << "<polygon points='" << x(t.a.x) << ',' << y(t.a.y) << ' ' << x(t.b.x) << ',' << y(t.b.y)
+        << ' ' << x(t.c.x) << ',' << y(t.c.y) << "'/>\n";
+  }
+  svg << "</g>\n<g stroke='#c00' stroke-width='1.2'>\n";
+  for (const TriangleId id : touched) {
+    const Triangle t = mesh.soup().triangle(id);
+    const Vec3 vertices[3] = {t.a, t.b, t.c};
+    std::vector<glm::dvec2> cut;
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 p = vertices[k], q = vertices[(k + 1) % 3];
+      const double dp = double(p.z) - height, dq = double(q.z) - height;
+      if (dp == 0) cut.emplace_back(p.x, p.y);
+      if ((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) {
+        const double s = dp / (dp - dq);
+        cut.emplace_back(p.x + s * (q.x - p.x), p.y + s * (q.y - p.y));
+      }
+    }
+    if (cut.size() >= 2)
+      svg << "<line x1='" << x(float(cut[0].x)) << "' y1='" << y(float(cut[0].y)) << "' x2='"
+          << x(float(cut[1].x)) << "' y2='" << y(float(cut[1].y)) << "'/>\n";
+  }
+  svg << "</g>\n</svg>\n";
+}
+
+}  // namespace
+
+int run_demo(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+  std::filesystem::path svg_path = "trisect-demo-section.svg";
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (arguments[i] == "--svg" && i + 1 < arguments.size()) {
+      svg_path = arguments[++i];
+    } else {
+      err << "trisect demo: unexpected argument '" << arguments[i]
+          << "' (see trisect demo --help)\n";
+      return exit_bad_input;
+    }
+  }
+  Mesh mesh;
+  std::string scene;
+  try {
+    if (const auto bunny = find_bunny()) {
+      mesh = load_mesh(*bunny);
+      scene = "Stanford bunny (" + bunny->string() + ")";
+    } else {
+      mesh = procedural_sphere(300, 300);
+      scene = "procedural noisy sphere (no shared meshes found; set TRISECT_MESH_DIR)";
+    }
+  } catch (const MeshError& error) {
+    err << "trisect demo: " << error.what() << '\n';
+    return exit_bad_input;
+  }
+  out << "scene: " << scene << ", " << mesh.triangle_count() << " triangles\n";
+  const auto build_start = Clock::now();
+  const Bvh bvh = build(mesh.soup());
+  const BvhStatistics stats = statistics(bvh);
+  out << "BVH built in " << std::fixed << std::setprecision(1)
+      << microseconds_since(build_start) / 1000 << " ms: " << stats.node_count << " nodes, depth "
+      << stats.depth << ", SAH cost " << std::setprecision(2) << stats.sah_cost << "\n\n";
+
+  const Aabb bounds = bvh.bounds();
+  const float diagonal = glm::length(bounds.max - bounds.min);
+  std::mt19937 random(1);
+  const auto surface_point = [&] {
+    return mesh.positions[std::uniform_int_distribution<std::size_t>(
+        0, mesh.positions.size() - 1)(random)];
+  };
+  std::uniform_real_distribution<float> unit(-1, 1);
+  const auto inside_point = [&] {
+    return bounds.center() + bounds.extents() * Vec3(unit(random), unit(random), unit(random));
+  };
+  out << "exact queries (closed sets, touching counts):\n";
+  print_row(out, "box, 1% of diagonal",
+            time_touching(
+                bvh, 2000,
+                [&] { return Aabb::from_center_extents(surface_point(), Vec3(0.01f * diagonal)); }),
+            "triangles");
+  print_row(out, "sphere, 1% of diagonal",
+            time_touching(bvh, 2000,
+                          [&] {
+                            return Sphere{surface_point(), 0.01f * diagonal};
+                          }),
+            "triangles");
+  print_row(out, "plane through the bounds",
+            time_touching(bvh, 200,
+                          [&] {
+                            const Vec3 normal(unit(random), unit(random), unit(random));
+                            return Plane{normal, glm::dot(normal, inside_point())};
+                          }),
+            "triangles");
+
+  std::vector<Ray> rays;
+  const Vec3 eye = bounds.center() + Vec3(0, 0, 1.5f * diagonal);
+  for (int i = 0; i < 200; ++i)
+    for (int j = 0; j < 200; ++j) {
+      const Vec3 target =
+          bounds.center() + bounds.extents() * Vec3(float(i) / 100 - 1, float(j) / 100 - 1, 0);
+      rays.push_back(Ray{eye, target - eye});
+    }
+  Timing ray_timing{rays.size(), 0, 0};
+  const auto ray_start = Clock::now();
+  for (const Ray& ray : rays) ray_timing.found += closest_hit(bvh, ray).has_value() ? 1 : 0;
+  ray_timing.microseconds = microseconds_since(ray_start);
+  print_row(out, "closest-hit rays, primary", ray_timing, "hits");
+
+  write_section_svg(svg_path, mesh, bvh, bounds.center().z);
+  out << std::defaultfloat << std::setprecision(6) << "\nplane section z = " << bounds.center().z
+      << " written to " << svg_path.string() << " ("
+      << collect_touching(bvh, Plane{{0, 0, 1}, bounds.center().z}).size()
+      << " touched triangles, cut segments in red)\n";
+  return 0;
+}
+
+}  // namespace trisect::cli

@@ -1,0 +1,135 @@
+#include "query_file.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <utility>
+
+namespace trisect::cli {
+namespace {
+
+std::vector<std::string_view> split_tokens(std::string_view line) {
+  std::vector<std::string_view> tokens;
+  std::size_t position = 0;
+  while (position < line.size()) {
+    const std::size_t start = line.find_first_not_of(" \t", position);
+    if (start == std::string_view::npos) break;
+    const std::size_t end = std::min(line.find_first_of(" \t", start), line.size());
+    tokens.push_back(line.substr(start, end - start));
+    position = end;
+  }
+  return tokens;
+}
+
+// The float strtof reads from the whole token, or nothing when the token is not a number.
+std::optional<float> parse_float(std::string_view token) {
+  const std::string text(token);  // strtof needs a terminated string
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const float value = std::strtof(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  return value;  // overflow gives ±inf and underflow the rounded tiny value, as strtof rounds
+}
+
+// Reads one line's numbers and checks them; each problem throws with the line named.
+class LineReader {
+ public:
+  LineReader(const std::string& file_name, std::size_t line_number,
+             std::vector<std::string_view> tokens)
+      : where_(file_name + ":" + std::to_string(line_number) + ": "), tokens_(std::move(tokens)) {}
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw QueryFileError(where_ + problem);
+  }
+
+  std::size_t number_count() const { return tokens_.size() - 1; }
+
+  void expect_count(std::size_t least, std::size_t most, const char* usage) const {
+    const std::size_t numbers = number_count();
+    if (numbers < least || numbers > most)
+      fail("'" + std::string(tokens_[0]) + "' takes " + usage + ", got " + std::to_string(numbers) +
+           " number" + (numbers == 1 ? "" : "s"));
+  }
+
+  // Number `index` (1-based after the keyword); `may_be_infinite` where a bound makes sense.
+  float number(std::size_t index, const char* name, bool may_be_infinite) const {
+    const std::string_view token = tokens_[index];
+    const std::optional<float> value = parse_float(token);
+    if (!value) fail(std::string(name) + " '" + std::string(token) + "' is not a number");
+    if (std::isnan(*value)) fail(std::string(name) + " is NaN");
+    if (std::isinf(*value) && !may_be_infinite)
+      fail(std::string(name) + " '" + std::string(token) + "' is infinite (or out of float range)");
+    return *value;
+  }
+
+  Vec3 vector(std::size_t first, const char* name, bool may_be_infinite) const {
+    return {number(first, name, may_be_infinite), number(first + 1, name, may_be_infinite),
+            number(first + 2, name, may_be_infinite)};
+  }
+
+  std::string_view keyword() const { return tokens_[0]; }
+
+ private:
+  std::string where_;
+  std::vector<std::string_view> tokens_;
+};
+
+Query parse_box(const LineReader& line) {
+  line.expect_count(6, 6, "6 numbers: X0 Y0 Z0 X1 Y1 Z1");
+  return Aabb::from_corners(line.vector(1, "box corner", true), line.vector(4, "box corner", true));
+}
+
+Query parse_plane(const LineReader& line) {
+  line.expect_count(4, 4, "4 numbers: NX NY NZ D");
+  const Plane plane{line.vector(1, "plane normal", false), line.number(4, "plane offset D", false)};
+  if (plane.normal == Vec3(0.0f)) line.fail("plane normal is zero");
+  return plane;
+}
+
+Query parse_sphere(const LineReader& line) {
+  line.expect_count(4, 4, "4 numbers: CX CY CZ R");
+  const Sphere sphere{line.vector(1, "sphere centre", false), line.number(4, "radius R", true)};
+  if (sphere.radius < 0) line.fail("radius R is negative");
+  return sphere;
+}
+
+Query parse_ray(const LineReader& line) {
+  line.expect_count(6, 8, "6 to 8 numbers: OX OY OZ DX DY DZ [TMIN [TMAX]]");
+  Ray ray{line.vector(1, "ray origin", false), line.vector(4, "ray direction", false)};
+  if (ray.direction == Vec3(0.0f)) line.fail("ray direction is zero");
+  if (line.number_count() >= 7) ray.t_min = line.number(7, "TMIN", true);
+  if (line.number_count() >= 8) ray.t_max = line.number(8, "TMAX", true);
+  return ray;
+}
+
+Query parse_line(const LineReader& line) {
+  const std::string_view keyword = line.keyword();
+  if (keyword == "box") return parse_box(line);
+  if (keyword == "plane") return parse_plane(line);
+  if (keyword == "sphere") return parse_sphere(line);
+  if (keyword == "ray") return parse_ray(line);
+  line.fail("unknown query '" + std::string(keyword) + "' (expected box, plane, sphere or ray)");
+}
+
+}  // namespace
+
+std::vector<Query> parse_query_file(std::string_view content, const std::string& file_name) {
+  std::vector<Query> queries;
+  std::size_t line_number = 0;
+  std::size_t position = 0;
+  while (position < content.size()) {
+    const std::size_t end = std::min(content.find('\n', position), content.size());
+    std::string_view line = content.substr(position, end - position);
+    position = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::vector<std::string_view> tokens = split_tokens(line);
+    if (tokens.empty() || tokens[0].front() == '#') continue;
+    queries.push_back(parse_line(LineReader(file_name, line_number, tokens)));
+  }
+  return queries;
+}
+
+}  // namespace trisect::cli

@@ -1,0 +1,37 @@
+#pragma once
+// The query file of `trisect query`: one query per line (see DESIGN.md, the `trisect query`
+// contract, and `trisect query --help`).
+
+#include <trisect/math/aabb.hpp>
+#include <trisect/math/plane.hpp>
+#include <trisect/math/ray.hpp>
+#include <trisect/math/sphere.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace trisect::cli {
+
+/// One parsed query line.
+using Query = std::variant<Aabb, Plane, Sphere, Ray>;
+
+/// A malformed query file; what() is "<file>:<line>: <problem>".
+class QueryFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses a whole query file. Lines are split on spaces and tabs; a trailing CR is dropped;
+/// blank lines and lines whose first non-blank character is '#' are skipped. Each other line is
+/// `box X0 Y0 Z0 X1 Y1 Z1`, `plane NX NY NZ D`, `sphere CX CY CZ R` or
+/// `ray OX OY OZ DX DY DZ [TMIN [TMAX]]`. Numbers are read as strtof reads them (rounded
+/// straight to float). Infinity is accepted for box bounds, the sphere radius and the ray's
+/// TMIN/TMAX; NaN anywhere, other infinities, a zero plane normal, a zero ray direction and a
+/// negative radius are errors. Throws `QueryFileError` naming `file_name` and the line.
+[[nodiscard]] std::vector<Query> parse_query_file(std::string_view content,
+                                                  const std::string& file_name);
+
+}  // namespace trisect::cli

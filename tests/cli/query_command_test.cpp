@@ -1,0 +1,171 @@
+// The `trisect query` contract (DESIGN.md), case by case, run in-process.
+#include <cli/commands.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace trisect::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int status;
+  std::string out, err;
+};
+
+// A scratch folder holding the mesh and query files of one test.
+class Scratch {
+ public:
+  Scratch() : folder_(fs::temp_directory_path() / ("trisect_cli_" + std::to_string(counter_++))) {
+    fs::create_directories(folder_);
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    fs::remove_all(folder_, ignored);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+
+  std::string write(const std::string& name, const std::string& content) const {
+    const fs::path path = folder_ / name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path.string();
+  }
+
+ private:
+  static inline int counter_ = 0;
+  fs::path folder_;
+};
+
+Run query(const std::string& mesh, const std::string& queries) {
+  std::ostringstream out, err;
+  const int status = run({"query", mesh, queries}, out, err);
+  return {status, out.str(), err.str()};
+}
+
+// Two unit right triangles: 0 in the plane z = 0, 1 in the plane x = 0; and a degenerate
+// triangle 2 (a segment from (2,0,0) to (3,0,0)).
+const char* const two_triangles_obj =
+    "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 2 0 0\nv 3 0 0\n"
+    "f 1 2 3\nf 1 3 4\nf 5 6 5\n";
+
+Run query_on_two_triangles(const std::string& queries) {
+  const Scratch scratch;
+  return query(scratch.write("mesh.obj", two_triangles_obj), scratch.write("q.txt", queries));
+}
+
+TEST_CASE("query answers each kind, one line per query, in order", "[cli]") {
+  const Run run = query_on_two_triangles(
+      "box 0.25 0.25 -1 0.5 0.5 1\n"  // inside triangle 0 only
+      "box 0 0 0 0 0 0\n"             // the shared vertex: both
+      "box 2.5 -1 -1 2.6 1 1\n"       // crosses the degenerate segment
+      "box 5 5 5 6 6 6\n"             // nothing: empty line
+      "plane 0 0 1 0\n"               // z = 0: triangle 0 (face), 1 (edge), 2 (segment)
+      "plane 0 0 1 1\n"               // z = 1 touches triangle 1 at its vertex
+      "sphere 0 0 2 1\n"              // tangent to triangle 1 at (0,0,1)
+      "sphere 0.3 0.3 0.5 0.29\n"     // 0.3 from triangle 1, 0.5 from 0: none
+      "ray 0.25 0.25 5 0 0 -1\n"      // hits triangle 0 at t = 5
+      "ray 0.25 0.25 5 0 0 -1 0 4\n"  // TMAX too small: miss
+      "ray 0.25 0.25 5 0 0 -1 6 4\n"  // TMIN > TMAX: miss
+      "ray -1 0.25 0.25 1 0 0\n"      // hits triangle 1 (x = 0) at t = 1
+      "ray -1 0.25 0 1 0 0\n"         // in the plane of triangle 0: hits triangle 1 only
+      "ray 1.5 0 0 1 0 0\n");         // along the degenerate segment: rays never hit it
+  CHECK(run.status == 0);
+  CHECK(run.err.empty());
+  CHECK(run.out == "0\n0 1\n2\n\n0 1 2\n1\n1\n\n5 0\nmiss\nmiss\n1 1\n1 1\nmiss\n");
+}
+
+TEST_CASE("comments, blank lines, tabs and CRLF are accepted", "[cli]") {
+  const Run run = query_on_two_triangles(
+      "# a comment\r\n\r\n   \t\r\n  # indented comment\r\nplane\t0 0\t1   0\r\n"
+      "box 0 0 0 0 0 0");  // last line without a newline
+  CHECK(run.status == 0);
+  CHECK(run.out == "0 1 2\n0 1\n");
+}
+
+TEST_CASE("numbers are read as strtof reads them; inf where a bound makes sense", "[cli]") {
+  const Run run = query_on_two_triangles(
+      "box -inf -inf -inf inf inf inf\n"  // everything
+      "box -inf -inf 0.5 inf inf inf\n"   // z >= 0.5: triangle 1 only
+      "box 1e40 0 0 2e40 1 1\n"           // beyond float range: rounds to inf, touches nothing
+      "sphere 0 0 0 inf\n"                // all of space
+      "ray 0.25 0.25 5 0 0 -1 -inf inf\n"
+      "plane 0x1p0 0 0 0.0e0\n"  // hexadecimal float: x = 0
+      "box +1 0 0 1.0 0 0\n");
+  CHECK(run.status == 0);
+  CHECK(run.out == "0 1 2\n1\n\n0 1 2\n5 0\n0 1\n0\n");
+}
+
+TEST_CASE("ray t is printed with 9 significant digits", "[cli]") {
+  // t = 0.1 / 3 rounded to float: 0.0333333351 with 9 significant digits.
+  const Run run = query_on_two_triangles("ray 0.25 0.25 0.1 0 0 -3\nray 0.25 0.25 1e6 0 0 -1\n");
+  CHECK(run.status == 0);
+  CHECK(run.out == "0.0333333351 0\n1000000 0\n");
+}
+
+TEST_CASE("a mesh with no faces answers every query with nothing", "[cli]") {
+  const Scratch scratch;
+  const Run run =
+      query(scratch.write("empty.obj", "# no faces\nv 0 0 0\n"),
+            scratch.write("q.txt", "box -1 -1 -1 1 1 1\nplane 0 0 1 0\nray 0 0 1 0 0 -1\n"));
+  CHECK(run.status == 0);
+  CHECK(run.out == "\n\nmiss\n");
+}
+
+struct BadQuery {
+  const char* content;
+  const char* message;
+};
+
+TEST_CASE("bad query lines: exit 2, nothing on stdout, file and line on stderr", "[cli]") {
+  const BadQuery cases[] = {
+      {"box 0 0 0 1 1 1\ncube 0 0 0 1 1 1\n", "q.txt:2: unknown query 'cube'"},
+      {"\n\nbox 0 0 0 1 1\n", "q.txt:3: 'box' takes 6 numbers"},
+      {"plane 0 0 1 0 7\n", "q.txt:1: 'plane' takes 4 numbers"},
+      {"plane 0 0 0 1\n", "q.txt:1: plane normal is zero"},
+      {"plane 0 0 inf 1\n", "q.txt:1: plane normal 'inf' is infinite"},
+      {"plane 0 0 1 nan\n", "q.txt:1: plane offset D is NaN"},
+      {"sphere 0 0 0 -1\n", "q.txt:1: radius R is negative"},
+      {"sphere 0 inf 0 1\n", "q.txt:1: sphere centre 'inf' is infinite"},
+      {"ray 0 0 0 0 0 0\n", "q.txt:1: ray direction is zero"},
+      {"ray 0 0 0 0 0 1 0 1 2\n", "q.txt:1: 'ray' takes 6 to 8 numbers"},
+      {"ray 0 0 0 0 0 1 nan\n", "q.txt:1: TMIN is NaN"},
+      {"box 0 0 0 1 1 1x\n", "q.txt:1: box corner '1x' is not a number"},
+      {"box 0 0 0 1 1 1 # comment\n", "q.txt:1: 'box' takes 6 numbers"},
+      {"# fine\r\nbox 0,0 0 0 1 1 1\r\n", "q.txt:2: box corner '0,0' is not a number"},
+  };
+  for (const BadQuery& bad : cases) {
+    INFO(bad.content);
+    const Run run = query_on_two_triangles(bad.content);
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    CHECK_THAT(run.err, Catch::Contains(bad.message));
+  }
+}
+
+TEST_CASE("bad files and arguments: exit 2 with the file named", "[cli]") {
+  const Scratch scratch;
+  const std::string mesh = scratch.write("mesh.obj", two_triangles_obj);
+  const std::string queries = scratch.write("q.txt", "plane 0 0 1 0\n");
+  Run run = query(mesh, scratch.write("missing_dir_sibling.txt", "") + ".absent");
+  CHECK(run.status == 2);
+  CHECK_THAT(run.err, Catch::Contains(".absent"));
+  run = query(scratch.write("bad.obj", "v 0 0 0\nv 1 0 0\nf 1 2 9\n"), queries);
+  CHECK(run.status == 2);
+  CHECK(run.out.empty());
+  CHECK_THAT(run.err, Catch::Contains("bad.obj:3"));
+  std::ostringstream out, err;
+  CHECK(cli::run({"query", mesh}, out, err) == 2);
+  CHECK(cli::run({"frobnicate"}, out, err) == 2);
+  CHECK(cli::run({}, out, err) == 2);
+  CHECK(out.str().empty());
+  CHECK(cli::run({"query", "--help"}, out, err) == 0);
+  CHECK_THAT(out.str(), Catch::Contains("trisect query MESH QUERYFILE"));
+}
+
+}  // namespace
+}  // namespace trisect::cli
