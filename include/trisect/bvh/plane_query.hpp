@@ -38,26 +38,58 @@ struct PlaneQuery {
 
   /// Exact side of `point` (inside the region): -1, 0 or +1.
   [[nodiscard]] int side(const Vec3& point) const {
-    const Vec3& n = plane.normal;
-    const double value = double(n.x) * double(point.x) + double(n.y) * double(point.y) +
-                         double(n.z) * double(point.z) - double(plane.d);
-    if (value > error_bound) return 1;
-    if (value < -error_bound) return -1;
-    return static_cast<int>(classify(plane, point));
+    return decide(value(point.x, point.y, point.z), point);
   }
 
+  /// False only when the closed box lies strictly on one side: its lowest corner along the
+  /// normal is above the plane or its highest below (exact).
   [[nodiscard]] bool may_touch(const Aabb& node) const {
     const Vec3& n = plane.normal;
-    const Vec3 lowest(n.x >= 0 ? node.min.x : node.max.x, n.y >= 0 ? node.min.y : node.max.y,
-                      n.z >= 0 ? node.min.z : node.max.z);
-    const Vec3 highest(n.x >= 0 ? node.max.x : node.min.x, n.y >= 0 ? node.max.y : node.min.y,
-                       n.z >= 0 ? node.max.z : node.min.z);
-    return side(lowest) <= 0 && side(highest) >= 0;
+    const float low_x = n.x >= 0 ? node.min.x : node.max.x,
+                high_x = n.x >= 0 ? node.max.x : node.min.x;
+    const float low_y = n.y >= 0 ? node.min.y : node.max.y,
+                high_y = n.y >= 0 ? node.max.y : node.min.y;
+    const float low_z = n.z >= 0 ? node.min.z : node.max.z,
+                high_z = n.z >= 0 ? node.max.z : node.min.z;
+    const double low = value(low_x, low_y, low_z), high = value(high_x, high_y, high_z);
+    if (low > error_bound || high < -error_bound) return false;
+    if (low < -error_bound && high > error_bound) return true;
+    return decide(low, Vec3(low_x, low_y, low_z)) <= 0 &&
+           decide(high, Vec3(high_x, high_y, high_z)) >= 0;
   }
 
   [[nodiscard]] static constexpr bool contains(const Aabb&) noexcept { return false; }
 
   [[nodiscard]] bool touches(const Triangle& triangle) const {
+    // Usually all three values are far from zero; decide them together before any fallback.
+    const double a = value(triangle.a.x, triangle.a.y, triangle.a.z);
+    const double b = value(triangle.b.x, triangle.b.y, triangle.b.z);
+    const double c = value(triangle.c.x, triangle.c.y, triangle.c.z);
+    if ((a > error_bound && b > error_bound && c > error_bound) ||
+        (a < -error_bound && b < -error_bound && c < -error_bound))
+      return false;
+    if ((a > error_bound || b > error_bound || c > error_bound) &&
+        (a < -error_bound || b < -error_bound || c < -error_bound))
+      return true;
+    return touches_near_plane(triangle);
+  }
+
+ private:
+  // dot(n, p) - d in double: the products are exact, three roundings in the sum.
+  [[nodiscard]] double value(float x, float y, float z) const {
+    const Vec3& n = plane.normal;
+    return double(n.x) * double(x) + double(n.y) * double(y) + double(n.z) * double(z) -
+           double(plane.d);
+  }
+
+  [[nodiscard]] int decide(double computed, const Vec3& point) const {
+    if (computed > error_bound) return 1;
+    if (computed < -error_bound) return -1;
+    return static_cast<int>(classify(plane, point));
+  }
+
+  // Some vertex is within the error bound of the plane: exact sides for those.
+  [[gnu::noinline]] bool touches_near_plane(const Triangle& triangle) const {
     const int a = side(triangle.a);
     if (a == 0) return true;
     const int b = side(triangle.b);
