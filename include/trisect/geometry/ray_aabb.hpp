@@ -38,6 +38,9 @@ struct RaySlabs {
     clip(box.min.x, box.max.x, origin.x, inverse.x, negative[0], near, far);
     clip(box.min.y, box.max.y, origin.y, inverse.y, negative[1], near, far);
     clip(box.min.z, box.max.z, origin.z, inverse.z, negative[2], near, far);
+    // Widening is monotonic, so widening the final interval equals widening every slab's.
+    near *= near > 0 ? 1.0f - relative_slack : 1.0f + relative_slack;
+    far *= far > 0 ? 1.0f + relative_slack : 1.0f - relative_slack;
     return near <= far;
   }
 
@@ -49,10 +52,8 @@ struct RaySlabs {
   // per axis with plain floats (glm's vec3 operator[] is a switch).
   static void clip(float min, float max, float origin, float inverse, bool negative, float& near,
                    float& far) {
-    float entry = ((negative ? max : min) - origin) * inverse;
-    float exit = ((negative ? min : max) - origin) * inverse;
-    entry *= entry > 0 ? 1.0f - relative_slack : 1.0f + relative_slack;
-    exit *= exit > 0 ? 1.0f + relative_slack : 1.0f - relative_slack;
+    const float entry = ((negative ? max : min) - origin) * inverse;
+    const float exit = ((negative ? min : max) - origin) * inverse;
     near = entry > near ? entry : near;
     far = exit < far ? exit : far;
   }
