@@ -17,7 +17,9 @@ struct BoxQuery {
   Aabb box;  ///< Closed, non-empty, finite.
 
   [[nodiscard]] bool may_touch(const Aabb& node) const noexcept { return box.overlaps(node); }
-  [[nodiscard]] bool contains(const Aabb& node) const noexcept { return box.contains(node); }
+  [[nodiscard]] bool contains(const Aabb& node) const noexcept {
+    return box.contains(node.min) & box.contains(node.max);  // nodes are never empty
+  }
   /// Exact; a vertex inside the box decides at once, the SAT decides the rest.
   [[nodiscard]] bool touches(const Triangle& triangle) const {
     return box.contains(triangle.a) || box.contains(triangle.b) || box.contains(triangle.c) ||

@@ -67,19 +67,20 @@ struct Aabb {
 
   /// True when `point` lies in the closed box.
   [[nodiscard]] bool contains(const Vec3& point) const noexcept {
-    return min.x <= point.x && point.x <= max.x && min.y <= point.y && point.y <= max.y &&
-           min.z <= point.z && point.z <= max.z;
+    // Bitwise & on the comparisons: branch-free, as traversal calls this in its inner loop.
+    return (min.x <= point.x) & (point.x <= max.x) & (min.y <= point.y) & (point.y <= max.y) &
+           (min.z <= point.z) & (point.z <= max.z);
   }
 
   /// True when `other` lies entirely inside this closed box (an empty `other` always does).
   [[nodiscard]] bool contains(const Aabb& other) const noexcept {
-    return other.is_empty() || (contains(other.min) && contains(other.max));
+    return other.is_empty() || (contains(other.min) & contains(other.max));
   }
 
   /// True when the two closed boxes share at least one point (touching counts).
   [[nodiscard]] bool overlaps(const Aabb& other) const noexcept {
-    return min.x <= other.max.x && other.min.x <= max.x && min.y <= other.max.y &&
-           other.min.y <= max.y && min.z <= other.max.z && other.min.z <= max.z;
+    return (min.x <= other.max.x) & (other.min.x <= max.x) & (min.y <= other.max.y) &
+           (other.min.y <= max.y) & (min.z <= other.max.z) & (other.min.z <= max.z);
   }
 
   friend bool operator==(const Aabb&, const Aabb&) = default;
