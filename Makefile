@@ -10,7 +10,7 @@ CMAKE ?= cmake
 CTEST ?= ctest
 CLANG_FORMAT ?= clang-format
 # The program `make run` runs, from the release build.
-RUN_CMD ?= build/release/examples/seed_cases
+RUN_CMD ?= build/release/trisect demo
 # Extra arguments for every benchmark program, e.g. BENCH_ARGS=--benchmark_filter=aabb_triangle
 BENCH_ARGS ?=
 

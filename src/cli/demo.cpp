@@ -117,11 +117,11 @@ void write_section_svg(const std::filesystem::path& path, const Mesh& mesh, cons
     std::vector<glm::dvec2> cut;
     for (int k = 0; k < 3; ++k) {
       const Vec3 p = vertices[k], q = vertices[(k + 1) % 3];
-      const double dp = double(p.z) - height, dq = double(q.z) - height;
-      if (dp == 0) cut.emplace_back(p.x, p.y);
+      const double dp = double(p.z) - double(height), dq = double(q.z) - double(height);
+      if (dp == 0) cut.emplace_back(double(p.x), double(p.y));
       if ((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) {
         const double s = dp / (dp - dq);
-        cut.emplace_back(p.x + s * (q.x - p.x), p.y + s * (q.y - p.y));
+        cut.emplace_back(double(p.x) + s * double(q.x - p.x), double(p.y) + s * double(q.y - p.y));
       }
     }
     if (cut.size() >= 2)
@@ -207,7 +207,7 @@ int run_demo(const std::vector<std::string>& arguments, std::ostream& out, std::
     }
   Timing ray_timing{rays.size(), 0, 0};
   const auto ray_start = Clock::now();
-  for (const Ray& ray : rays) ray_timing.found += closest_hit(bvh, ray).has_value() ? 1 : 0;
+  for (const Ray& ray : rays) ray_timing.found += closest_hit(bvh, ray).has_value() ? 1u : 0u;
   ray_timing.microseconds = microseconds_since(ray_start);
   print_row(out, "closest-hit rays, primary", ray_timing, "hits");
 

@@ -63,7 +63,7 @@ int run_info(const std::string& mesh_path, std::ostream& out, std::ostream& err)
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::size_t degenerate = 0;
     for (std::size_t t = 0; t < mesh.triangle_count(); ++t)
-      degenerate += is_degenerate(mesh.soup().triangle(t)) ? 1 : 0;
+      degenerate += is_degenerate(mesh.soup().triangle(t)) ? 1u : 0u;
     const EdgeCounts edges = count_edges(mesh);
     const Aabb bounds = bvh.bounds();
     const BvhStatistics stats = statistics(bvh);
