@@ -26,7 +26,8 @@ MeshFormat detect_format(std::string_view content, const std::filesystem::path& 
   if (extension == ".stl" || io_detail::is_binary_stl(content)) return MeshFormat::stl;
   const std::size_t start = content.find_first_not_of(" \t\r\n");
   if (start != std::string_view::npos && content.substr(start, 5) == "solid" &&
-      content.find("facet") != std::string_view::npos)
+      (content.find("facet") != std::string_view::npos ||
+       content.find("endsolid") != std::string_view::npos))
     return MeshFormat::stl;
   if (extension == ".ply") return MeshFormat::ply;
   return MeshFormat::obj;

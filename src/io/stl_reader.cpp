@@ -114,9 +114,12 @@ class AsciiReader {
   std::uint32_t facets_ = 0;
 };
 
+// Ascii STL starts with "solid" and is text: binary facets (even under a header that starts
+// with "solid") hold zero bytes, ascii ones never do.
 bool looks_ascii(std::string_view content) {
   const std::size_t start = content.find_first_not_of(" \t\r\n");
-  return start != std::string_view::npos && content.substr(start, 5) == "solid";
+  if (start == std::string_view::npos || content.substr(start, 5) != "solid") return false;
+  return content.substr(0, 4096).find('\0') == std::string_view::npos;
 }
 
 }  // namespace
