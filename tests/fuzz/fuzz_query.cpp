@@ -1,0 +1,31 @@
+// libFuzzer target for the query-file parser of `trisect query`: any input parses into valid
+// queries (which are then answered on a small mesh) or throws QueryFileError.
+#include <cli/query_file.hpp>
+#include <trisect/trisect.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const std::vector<trisect::Vec3> positions{
+      {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 0}, {0, 1, 0}, {0, 0, 1}, {2, 0, 0}, {3, 0, 0}, {2, 0, 0}};
+  static const trisect::Bvh bvh = trisect::build(trisect::TriangleSoup{positions});
+  const std::string_view content(reinterpret_cast<const char*>(data), size);
+  try {
+    for (const auto& query : trisect::cli::parse_query_file(content, "fuzz")) {
+      std::visit(
+          [](const auto& shape) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, trisect::Ray>)
+              (void)trisect::closest_hit(bvh, shape);
+            else
+              (void)trisect::collect_touching(bvh, shape);
+          },
+          query);
+    }
+  } catch (const trisect::cli::QueryFileError&) {
+  } catch (const trisect::InvalidInput&) {
+    std::abort();  // the parser must reject everything the queries would
+  }
+  return 0;
+}
