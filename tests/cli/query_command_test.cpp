@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,7 +21,9 @@ struct Run {
 // A scratch folder holding the mesh and query files of one test.
 class Scratch {
  public:
-  Scratch() : folder_(fs::temp_directory_path() / ("trisect_cli_" + std::to_string(counter_++))) {
+  Scratch()
+      : folder_(fs::temp_directory_path() /
+                ("trisect_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++))) {
     fs::create_directories(folder_);
   }
   ~Scratch() {

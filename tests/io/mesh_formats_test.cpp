@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <bit>
 #include <cstring>
 #include <filesystem>
@@ -135,7 +136,9 @@ std::string as_binary_stl(const std::vector<Triangle>& triangles) {
 
 class Scratch {
  public:
-  Scratch() : folder_(fs::temp_directory_path() / ("trisect_io_" + std::to_string(counter_++))) {
+  Scratch()
+      : folder_(fs::temp_directory_path() /
+                ("trisect_io_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++))) {
     fs::create_directories(folder_);
   }
   ~Scratch() {
