@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include "help.hpp"
+#include "progress.hpp"
 #include "query_file.hpp"
 
 #include <trisect/io/load_mesh.hpp>
@@ -80,9 +81,16 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
               std::ostream& err) {
   try {
     const std::vector<Query> queries = parse_query_file(read_file(query_path), query_path);
+    const Progress loading(err, "loading " + mesh_path);
     const Mesh mesh = load_mesh(mesh_path);
+    loading.done(std::to_string(mesh.triangle_count()) + " triangles");
+    const Progress building(err, "building the BVH");
     const Bvh bvh = build(mesh.soup());
-    out << answer(bvh, queries);
+    building.done();
+    const Progress answering(err, "answering " + std::to_string(queries.size()) + " queries");
+    const std::string answers = answer(bvh, queries);
+    answering.done();
+    out << answers;
     out.flush();
     return 0;
   } catch (const QueryFileError& error) {

@@ -1,5 +1,6 @@
 // `trisect info MESH`.
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include <trisect/io/load_mesh.hpp>
 #include <trisect/trisect.hpp>
@@ -56,7 +57,9 @@ EdgeCounts count_edges(const Mesh& mesh) {
 
 int run_info(const std::string& mesh_path, std::ostream& out, std::ostream& err) {
   try {
+    const Progress loading(err, "loading " + mesh_path);
     const Mesh mesh = load_mesh(mesh_path);
+    loading.done(std::to_string(mesh.triangle_count()) + " triangles");
     const auto start = std::chrono::steady_clock::now();
     const Bvh bvh = build(mesh.soup());
     const double build_ms =
