@@ -1,5 +1,6 @@
 // `trisect demo`: the main job on a built-in scene, with timings and an SVG section picture.
 #include "commands.hpp"
+#include "demo_peer.hpp"
 
 #include <trisect/io/load_mesh.hpp>
 #include <trisect/trisect.hpp>
@@ -161,10 +162,11 @@ int run_demo(const std::vector<std::string>& arguments, std::ostream& out, std::
   out << "scene: " << scene << ", " << mesh.triangle_count() << " triangles\n";
   const auto build_start = Clock::now();
   const Bvh bvh = build(mesh.soup());
+  const double build_milliseconds = microseconds_since(build_start) / 1000;
   const BvhStatistics stats = statistics(bvh);
-  out << "BVH built in " << std::fixed << std::setprecision(1)
-      << microseconds_since(build_start) / 1000 << " ms: " << stats.node_count << " nodes, depth "
-      << stats.depth << ", SAH cost " << std::setprecision(2) << stats.sah_cost << "\n\n";
+  out << "BVH built in " << std::fixed << std::setprecision(1) << build_milliseconds
+      << " ms: " << stats.node_count << " nodes, depth " << stats.depth << ", SAH cost "
+      << std::setprecision(2) << stats.sah_cost << "\n\n";
 
   const Aabb bounds = bvh.bounds();
   const float diagonal = glm::length(bounds.max - bounds.min);
@@ -210,6 +212,14 @@ int run_demo(const std::vector<std::string>& arguments, std::ostream& out, std::
   for (const Ray& ray : rays) ray_timing.found += closest_hit(bvh, ray).has_value() ? 1u : 0u;
   ray_timing.microseconds = microseconds_since(ray_start);
   print_row(out, "closest-hit rays, primary", ray_timing, "hits");
+  if (const auto embree = embree_timings(mesh, rays)) {
+    out << "\nbeside Embree "
+        << "(same scene, same rays):\n"
+        << "  build, medium quality         " << std::fixed << std::setprecision(1)
+        << embree->build_milliseconds << " ms (trisect " << build_milliseconds << " ms)\n";
+    print_row(out, "Embree rtcIntersect1 rays",
+              Timing{rays.size(), embree->hits, embree->ray_microseconds}, "hits");
+  }
 
   write_section_svg(svg_path, mesh, bvh, bounds.center().z);
   out << std::defaultfloat << std::setprecision(6) << "\nplane section z = " << bounds.center().z
