@@ -213,8 +213,7 @@ int run_demo(const std::vector<std::string>& arguments, std::ostream& out, std::
   ray_timing.microseconds = microseconds_since(ray_start);
   print_row(out, "closest-hit rays, primary", ray_timing, "hits");
   if (const auto embree = embree_timings(mesh, rays)) {
-    out << "\nbeside Embree "
-        << "(same scene, same rays):\n"
+    out << "\nbeside Embree (same scene, same rays):\n"
         << "  build, medium quality         " << std::fixed << std::setprecision(1)
         << embree->build_milliseconds << " ms (trisect " << build_milliseconds << " ms)\n";
     print_row(out, "Embree rtcIntersect1 rays",
