@@ -350,9 +350,7 @@ class Builder {
     const int axis =
         extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
     const std::size_t middle = begin + (end - begin) / 2;
-    const auto at = [&](std::size_t i) {
-      return references_.get() + i;
-    };
+    const auto at = [&](std::size_t i) { return references_.get() + i; };
     std::nth_element(
         at(begin), at(middle), at(end), [axis](const Reference& a, const Reference& b) {
           const float ca = a.lower[axis] + a.upper[axis], cb = b.lower[axis] + b.upper[axis];

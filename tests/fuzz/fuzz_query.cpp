@@ -8,8 +8,9 @@
 #include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::vector<trisect::Vec3> positions{
-      {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 0}, {0, 1, 0}, {0, 0, 1}, {2, 0, 0}, {3, 0, 0}, {2, 0, 0}};
+  static const std::vector<trisect::Vec3> positions{{0, 0, 0}, {1, 0, 0}, {0, 1, 0},
+                                                    {0, 0, 0}, {0, 1, 0}, {0, 0, 1},
+                                                    {2, 0, 0}, {3, 0, 0}, {2, 0, 0}};
   static const trisect::Bvh bvh = trisect::build(trisect::TriangleSoup{positions});
   const std::string_view content(reinterpret_cast<const char*>(data), size);
   try {
