@@ -1,0 +1,117 @@
+// BVH construction over each scene, at 1 and 2 threads. One iteration builds one hierarchy
+// over the whole scene and frees it; items processed are triangles.
+//
+//   build/trisect/<scene>/sah/tN     trisect::build with BuildOptions{.threads = N} (binned SAH,
+//                                    16 bins, leaves of at most 8, costs 1 and 1).
+//   build/embree/<scene>/medium/tN   rtcNewScene + one RTC_GEOMETRY_TYPE_TRIANGLE geometry over
+//   build/embree/<scene>/low/tN      shared buffers + rtcCommitScene + release, with
+//                                    RTC_BUILD_QUALITY_MEDIUM or LOW, on a device made with
+//                                    "threads=N" (the only Embree device alive while it runs:
+//                                    Embree's TBB thread cap is process-wide).
+// Counters:
+//   sah_cost    trisect: trisect::statistics(bvh).sah_cost of the tree built (traversal and
+//               intersection cost 1; the tree is the same at any thread count).
+//               embree: the same formula over the binary tree that Embree's builder makes
+//               through rtcBuildBVH at the same quality (MEDIUM: binned SAH; LOW: Morton) with
+//               trisect's parameters (see peers/embree_scene.hpp). rtcCommitScene's own BVH is
+//               4- or 8-wide with multi-triangle leaves and has no comparable binary cost.
+//   leaves      leaf count of the tree whose sah_cost is shown.
+//   triangles   triangles in the scene.
+#include "peers/embree_scene.hpp"
+#include "scenes.hpp"
+
+#include <trisect/bvh/build.hpp>
+#include <trisect/bvh/bvh.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <string>
+#include <utility>
+
+namespace {
+
+void set_common_counters(benchmark::State& state, std::size_t triangles, double sah_cost,
+                         std::size_t leaves) {
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(triangles));
+  state.counters["triangles"] = static_cast<double>(triangles);
+  state.counters["sah_cost"] = sah_cost;
+  state.counters["leaves"] = static_cast<double>(leaves);
+}
+
+void trisect_build(benchmark::State& state, const std::string& scene_name, unsigned threads) {
+  const bench::Scene& scene = bench::scene(scene_name);
+  trisect::BuildOptions options;
+  options.threads = threads;
+  trisect::Bvh bvh;
+  for (auto _ : state) {
+    bvh = trisect::build(scene.soup(), options);
+    benchmark::DoNotOptimize(bvh.nodes.data());
+    benchmark::ClobberMemory();
+  }
+  const trisect::BvhStatistics statistics = trisect::statistics(bvh);
+  set_common_counters(state, scene.size(), statistics.sah_cost, statistics.leaf_count);
+}
+
+const bench::embree::BuilderCost& builder_cost(const std::string& scene_name,
+                                               RTCBuildQuality quality) {
+  static std::map<std::pair<std::string, int>, bench::embree::BuilderCost> cache;
+  const auto key = std::make_pair(scene_name, static_cast<int>(quality));
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  return cache[key] = bench::embree::builder_sah_cost(bench::scene(scene_name), quality);
+}
+
+const bench::embree::MeshBuffers& buffers(const std::string& scene_name) {
+  static std::map<std::string, std::unique_ptr<const bench::embree::MeshBuffers>> cache;
+  auto& slot = cache[scene_name];
+  if (!slot) slot = std::make_unique<const bench::embree::MeshBuffers>(bench::scene(scene_name));
+  return *slot;
+}
+
+void embree_build(benchmark::State& state, const std::string& scene_name, RTCBuildQuality quality,
+                  unsigned threads) {
+  const bench::Scene& scene = bench::scene(scene_name);
+  const bench::embree::MeshBuffers& mesh = buffers(scene_name);
+  // Before the timed device exists: builder_sah_cost makes and releases its own device.
+  const bench::embree::BuilderCost cost = builder_cost(scene_name, quality);
+  {
+    const bench::embree::Device device(threads);
+    for (auto _ : state) {
+      const bench::embree::SceneHandle built =
+          bench::embree::triangle_scene(device.get(), mesh, quality);
+      benchmark::DoNotOptimize(built.get());
+      benchmark::ClobberMemory();
+    }
+  }
+  set_common_counters(state, scene.size(), cost.sah_cost, cost.leaf_count);
+}
+
+void register_all() {
+  for (const std::string& scene : bench::scene_names()) {
+    for (const unsigned threads : {1u, 2u})
+      benchmark::RegisterBenchmark(
+          bench::benchmark_name("build", "trisect", scene, "sah", threads).c_str(),
+          [scene, threads](benchmark::State& state) { trisect_build(state, scene, threads); })
+          ->Unit(benchmark::kMillisecond);
+    for (const auto& [variant, quality] :
+         {std::pair{"medium", RTC_BUILD_QUALITY_MEDIUM}, std::pair{"low", RTC_BUILD_QUALITY_LOW}})
+      for (const unsigned threads : {1u, 2u})
+        benchmark::RegisterBenchmark(
+            bench::benchmark_name("build", "embree", scene, variant, threads).c_str(),
+            [scene, quality = quality, threads](benchmark::State& state) {
+              embree_build(state, scene, quality, threads);
+            })
+            ->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

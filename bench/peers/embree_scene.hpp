@@ -1,0 +1,295 @@
+#pragma once
+// Embree 3 as a benchmark peer: devices with a given thread count, triangle scenes and
+// user-geometry scenes (per-primitive boxes, for rtcCollide) over bench::Scene, and the SAH cost
+// of the binary BVH that Embree's own builder (rtcBuildBVH) makes over the triangles' boxes.
+//
+// Threads: with Embree's TBB tasking, "threads=N" caps the process-wide TBB concurrency at the
+// largest N of all live devices (a tbb::global_control), which also caps trisect's TBB work.
+// So a benchmark that times Embree at N threads holds exactly one device, made for it and
+// released when it ends; the query benchmarks share one threads=1 device for the whole run.
+#include "scenes.hpp"
+
+#include <embree3/rtcore.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <new>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace bench::embree {
+
+inline void on_error(void*, RTCError code, const char* message) {
+  std::fprintf(stderr, "embree error %d: %s\n", static_cast<int>(code),
+               message != nullptr ? message : "");
+  std::abort();
+}
+
+/// An Embree device, "threads=N" (0: Embree's default, all threads).
+class Device {
+ public:
+  explicit Device(unsigned threads) {
+    const std::string config = threads == 0 ? "" : "threads=" + std::to_string(threads);
+    device_ = rtcNewDevice(config.c_str());
+    if (device_ == nullptr) on_error(nullptr, rtcGetDeviceError(nullptr), "rtcNewDevice failed");
+    rtcSetDeviceErrorFunction(device_, on_error, nullptr);
+  }
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+  ~Device() { rtcReleaseDevice(device_); }
+  [[nodiscard]] RTCDevice get() const { return device_; }
+
+ private:
+  RTCDevice device_ = nullptr;
+};
+
+/// A committed scene, released with this object.
+class SceneHandle {
+ public:
+  SceneHandle() = default;
+  explicit SceneHandle(RTCScene scene) : scene_(scene) {}
+  SceneHandle(SceneHandle&& other) noexcept : scene_(std::exchange(other.scene_, nullptr)) {}
+  SceneHandle& operator=(SceneHandle&& other) noexcept {
+    std::swap(scene_, other.scene_);
+    return *this;
+  }
+  ~SceneHandle() {
+    if (scene_ != nullptr) rtcReleaseScene(scene_);
+  }
+  [[nodiscard]] RTCScene get() const { return scene_; }
+
+ private:
+  RTCScene scene_ = nullptr;
+};
+
+/// The scene's vertices and indices laid out for shared Embree buffers: float3 vertices with
+/// the 16 bytes of padding Embree reads past the last one.
+struct MeshBuffers {
+  std::vector<float> vertices;
+  std::vector<std::uint32_t> indices;
+  std::size_t vertex_count = 0;
+  std::size_t triangle_count = 0;
+
+  explicit MeshBuffers(const Scene& scene)
+      : indices(scene.indices), vertex_count(scene.positions.size()), triangle_count(scene.size()) {
+    vertices.reserve(3 * vertex_count + 4);
+    for (const Vec3& p : scene.positions) vertices.insert(vertices.end(), {p.x, p.y, p.z});
+    vertices.insert(vertices.end(), {0.0f, 0.0f, 0.0f, 0.0f});
+    indices.insert(indices.end(), {0u, 0u, 0u});  // padding as well
+  }
+};
+
+/// Builds a triangle scene over `mesh` (shared buffers, nothing copied before the build).
+inline SceneHandle triangle_scene(RTCDevice device, const MeshBuffers& mesh,
+                                  RTCBuildQuality quality,
+                                  RTCSceneFlags flags = RTC_SCENE_FLAG_NONE) {
+  RTCScene scene = rtcNewScene(device);
+  rtcSetSceneFlags(scene, flags);
+  rtcSetSceneBuildQuality(scene, quality);
+  RTCGeometry geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
+  rtcSetSharedGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
+                             mesh.vertices.data(), 0, 3 * sizeof(float), mesh.vertex_count);
+  rtcSetSharedGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
+                             mesh.indices.data(), 0, 3 * sizeof(std::uint32_t),
+                             mesh.triangle_count);
+  rtcSetGeometryBuildQuality(geometry, quality);
+  rtcCommitGeometry(geometry);
+  rtcAttachGeometry(scene, geometry);
+  rtcReleaseGeometry(geometry);
+  rtcCommitScene(scene);
+  return SceneHandle(scene);
+}
+
+inline RTCBounds to_bounds(const trisect::Aabb& box) {
+  RTCBounds bounds{};
+  bounds.lower_x = box.min.x;
+  bounds.lower_y = box.min.y;
+  bounds.lower_z = box.min.z;
+  bounds.upper_x = box.max.x;
+  bounds.upper_y = box.max.y;
+  bounds.upper_z = box.max.z;
+  return bounds;
+}
+
+namespace detail {
+inline void user_bounds(const RTCBoundsFunctionArguments* args) {
+  const auto* boxes = static_cast<const RTCBounds*>(args->geometryUserPtr);
+  *args->bounds_o = boxes[args->primID];
+}
+}  // namespace detail
+
+/// A scene of one user geometry whose primitive i is the box `boxes[i]` (for rtcCollide). The
+/// boxes must outlive the scene.
+inline SceneHandle user_box_scene(RTCDevice device, const std::vector<RTCBounds>& boxes,
+                                  RTCBuildQuality quality = RTC_BUILD_QUALITY_MEDIUM) {
+  RTCScene scene = rtcNewScene(device);
+  rtcSetSceneBuildQuality(scene, quality);
+  RTCGeometry geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_USER);
+  rtcSetGeometryUserPrimitiveCount(geometry, static_cast<unsigned>(boxes.size()));
+  rtcSetGeometryUserData(geometry, const_cast<RTCBounds*>(boxes.data()));
+  rtcSetGeometryBoundsFunction(geometry, detail::user_bounds, nullptr);
+  rtcCommitGeometry(geometry);
+  rtcAttachGeometry(scene, geometry);
+  rtcReleaseGeometry(geometry);
+  rtcCommitScene(scene);
+  return SceneHandle(scene);
+}
+
+/// The boxes of the scene's triangles.
+inline std::vector<RTCBounds> triangle_boxes(const Scene& scene) {
+  std::vector<RTCBounds> boxes(scene.size());
+  for (std::size_t i = 0; i < scene.size(); ++i) boxes[i] = to_bounds(scene.triangle(i).bounds());
+  return boxes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SAH cost of Embree's builder, for comparison with trisect::statistics(bvh).sah_cost.
+//
+// rtcBuildBVH runs the builder Embree uses for its own BVHs (RTC_BUILD_QUALITY_MEDIUM: binned
+// SAH; LOW: Morton) over one RTCBuildPrimitive per triangle (its bounding box), with the same
+// parameters as trisect's defaults: branching factor 2, leaves of 1..8 primitives, traversal
+// and intersection cost 1. The callbacks record a binary tree, whose cost is computed exactly as
+// trisect::statistics does it: with A the half surface area of a node's box (float, as
+// trisect computes it), cost = sum over inner nodes of 1 * A(node) / A(root) + sum over leaves
+// of count * A(leaf) / A(root). A node's box is the one Embree hands to setNodeBounds for it
+// (the root's is the union of all triangle boxes).
+
+namespace detail {
+struct BuildNode {
+  bool leaf = false;
+  std::uint32_t count = 0;
+  BuildNode* children[2] = {nullptr, nullptr};
+  RTCBounds bounds[2] = {};
+};
+
+inline void* create_node(RTCThreadLocalAllocator allocator, unsigned child_count, void*) {
+  if (child_count != 2) on_error(nullptr, RTC_ERROR_UNKNOWN, "expected a binary node");
+  void* memory = rtcThreadLocalAlloc(allocator, sizeof(BuildNode), 16);
+  return new (memory) BuildNode();
+}
+inline void set_children(void* node, void** children, unsigned child_count, void*) {
+  for (unsigned i = 0; i < child_count; ++i)
+    static_cast<BuildNode*>(node)->children[i] = static_cast<BuildNode*>(children[i]);
+}
+inline void set_bounds(void* node, const RTCBounds** bounds, unsigned child_count, void*) {
+  for (unsigned i = 0; i < child_count; ++i) static_cast<BuildNode*>(node)->bounds[i] = *bounds[i];
+}
+inline void* create_leaf(RTCThreadLocalAllocator allocator, const RTCBuildPrimitive*,
+                         std::size_t primitive_count, void*) {
+  void* memory = rtcThreadLocalAlloc(allocator, sizeof(BuildNode), 16);
+  auto* leaf = new (memory) BuildNode();
+  leaf->leaf = true;
+  leaf->count = static_cast<std::uint32_t>(primitive_count);
+  return leaf;
+}
+
+inline float half_area(const RTCBounds& b) {
+  const float x = b.upper_x - b.lower_x, y = b.upper_y - b.lower_y, z = b.upper_z - b.lower_z;
+  return x * y + y * z + z * x;
+}
+
+inline void add_cost(const BuildNode* node, const RTCBounds& bounds, double root_area, double& cost,
+                     std::size_t& leaves) {
+  const double relative = root_area > 0 ? double(half_area(bounds)) / root_area : 1.0;
+  if (node->leaf) {
+    cost += node->count * relative;
+    ++leaves;
+    return;
+  }
+  cost += relative;
+  for (int i = 0; i < 2; ++i) add_cost(node->children[i], node->bounds[i], root_area, cost, leaves);
+}
+}  // namespace detail
+
+struct BuilderCost {
+  double sah_cost = 0;
+  std::size_t leaf_count = 0;
+};
+
+/// SAH cost of the binary tree Embree's builder makes over `scene` at `quality` (see above).
+inline BuilderCost builder_sah_cost(const Scene& scene, RTCBuildQuality quality) {
+  const Device device(0);
+  std::vector<RTCBuildPrimitive> primitives(scene.size());
+  trisect::Aabb root = trisect::Aabb::empty();
+  for (std::size_t i = 0; i < scene.size(); ++i) {
+    const trisect::Aabb box = scene.triangle(i).bounds();
+    root.extend(box);
+    RTCBuildPrimitive& p = primitives[i];
+    p.lower_x = box.min.x;
+    p.lower_y = box.min.y;
+    p.lower_z = box.min.z;
+    p.upper_x = box.max.x;
+    p.upper_y = box.max.y;
+    p.upper_z = box.max.z;
+    p.geomID = 0;
+    p.primID = static_cast<unsigned>(i);
+  }
+  RTCBVH bvh = rtcNewBVH(device.get());
+  RTCBuildArguments arguments = rtcDefaultBuildArguments();
+  arguments.buildQuality = quality;
+  arguments.maxBranchingFactor = 2;
+  arguments.maxDepth = 64;
+  arguments.sahBlockSize = 1;
+  arguments.minLeafSize = 1;
+  arguments.maxLeafSize = 8;
+  arguments.traversalCost = 1.0f;
+  arguments.intersectionCost = 1.0f;
+  arguments.bvh = bvh;
+  arguments.primitives = primitives.data();
+  arguments.primitiveCount = primitives.size();
+  arguments.primitiveArrayCapacity = primitives.size();
+  arguments.createNode = detail::create_node;
+  arguments.setNodeChildren = detail::set_children;
+  arguments.setNodeBounds = detail::set_bounds;
+  arguments.createLeaf = detail::create_leaf;
+  const auto* tree = static_cast<const detail::BuildNode*>(rtcBuildBVH(&arguments));
+  BuilderCost result;
+  const RTCBounds root_bounds = to_bounds(root);
+  detail::add_cost(tree, root_bounds, double(detail::half_area(root_bounds)), result.sah_cost,
+                   result.leaf_count);
+  rtcReleaseBVH(bvh);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Caches for the query benchmarks: one threads=1 device, scenes built on first use.
+
+/// The process's threads=1 device (never released before exit).
+inline RTCDevice single_thread_device() {
+  static const Device device(1);
+  return device.get();
+}
+
+inline const MeshBuffers& mesh_buffers(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<const MeshBuffers>> cache;
+  auto& slot = cache[name];
+  if (!slot) slot = std::make_unique<const MeshBuffers>(bench::scene(name));
+  return *slot;
+}
+
+/// Triangle scene over scene `name` on the threads=1 device, built on first use.
+inline RTCScene cached_triangle_scene(const std::string& name, RTCBuildQuality quality,
+                                      RTCSceneFlags flags = RTC_SCENE_FLAG_NONE) {
+  static std::map<std::tuple<std::string, int, int>, SceneHandle> cache;
+  auto& slot = cache[{name, static_cast<int>(quality), static_cast<int>(flags)}];
+  if (slot.get() == nullptr)
+    slot = triangle_scene(single_thread_device(), mesh_buffers(name), quality, flags);
+  return slot.get();
+}
+
+/// User-geometry scene of the triangles' boxes of scene `name` (threads=1 device, MEDIUM).
+inline RTCScene cached_triangle_box_scene(const std::string& name) {
+  static std::map<std::string, std::pair<std::vector<RTCBounds>, SceneHandle>> cache;
+  auto& slot = cache[name];
+  if (slot.second.get() == nullptr) {
+    slot.first = triangle_boxes(bench::scene(name));
+    slot.second = user_box_scene(single_thread_device(), slot.first);
+  }
+  return slot.second.get();
+}
+
+}  // namespace bench::embree

@@ -1,0 +1,248 @@
+// Rays: closest hit (ray_closest) and any hit (ray_any), one ray at a time.
+//
+// Rays, 4096 per iteration, t in [0, +inf):
+//   primary  from a camera outside the bounds (at the bounds' centre plus one diagonal length
+//            along (1, 0.6, 0.8)), looking at the centre, through a 64 x 64 grid on the image
+//            plane framing the projection of the bounds' corners (so some rays miss);
+//   random   origins uniform in the bounds, directions uniform on the sphere.
+//
+//   trisect        trisect::closest_hit / trisect::any_hit (watertight, exact fallbacks).
+//   embree         rtcIntersect1 / rtcOccluded1 on a triangle scene built once with
+//                  RTC_BUILD_QUALITY_HIGH (Embree's best tree, spatial splits) and default scene
+//                  flags (RTC_SCENE_FLAG_ROBUST off: Embree's fastest mode), threads=1 device.
+//   embree_robust  the same with RTC_SCENE_FLAG_ROBUST, Embree's watertight mode, the closer
+//                  match to trisect's guarantees.
+// Counters:
+//   triangles_per_query  fraction of rays that hit (closest: found a hit; any: occluded)
+//   disagreements        peers: rays where the peer's answer differs from trisect's (hit vs
+//                        miss, or for closest a different triangle at a t differing by more
+//                        than 1e-5 relative); checked once, untimed.
+#include "peers/embree_scene.hpp"
+#include "scenes.hpp"
+
+#include <trisect/bvh/ray_query.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using trisect::Ray;
+using trisect::Vec3;
+
+constexpr int grid = 64;
+constexpr std::size_t ray_count = std::size_t{grid} * grid;
+constexpr float infinity = std::numeric_limits<float>::infinity();
+
+struct RayAnswer {
+  bool hit = false;
+  std::uint32_t id = 0;
+  float t = 0;
+};
+using Answers = std::vector<RayAnswer>;
+using Batch = std::function<void(Answers&)>;
+
+const std::vector<Ray>& rays(const std::string& scene_name, const std::string& variant) {
+  static std::map<std::pair<std::string, std::string>, std::vector<Ray>> cache;
+  auto& list = cache[{scene_name, variant}];
+  if (!list.empty()) return list;
+  const trisect::Aabb bounds = bench::scene(scene_name).bounds();
+  const Vec3 center = bounds.center();
+  const float diagonal = glm::length(bounds.max - bounds.min);
+  if (variant == "primary") {
+    const Vec3 eye = center + diagonal * glm::normalize(Vec3(1.0f, 0.6f, 0.8f));
+    const Vec3 forward = glm::normalize(center - eye);
+    const Vec3 right = glm::normalize(glm::cross(forward, Vec3(0, 0, 1)));
+    const Vec3 up = glm::cross(right, forward);
+    // Frame the grid tightly around the projection of the bounds' 8 corners.
+    float u_min = infinity, u_max = -infinity, v_min = infinity, v_max = -infinity;
+    for (int corner = 0; corner < 8; ++corner) {
+      const Vec3 p((corner & 1) != 0 ? bounds.max.x : bounds.min.x,
+                   (corner & 2) != 0 ? bounds.max.y : bounds.min.y,
+                   (corner & 4) != 0 ? bounds.max.z : bounds.min.z);
+      const Vec3 q = p - eye;
+      const float depth = glm::dot(q, forward);
+      u_min = std::min(u_min, glm::dot(q, right) / depth);
+      u_max = std::max(u_max, glm::dot(q, right) / depth);
+      v_min = std::min(v_min, glm::dot(q, up) / depth);
+      v_max = std::max(v_max, glm::dot(q, up) / depth);
+    }
+    for (int y = 0; y < grid; ++y)
+      for (int x = 0; x < grid; ++x) {
+        const float u = u_min + (u_max - u_min) * (static_cast<float>(x) + 0.5f) / grid;
+        const float v = v_min + (v_max - v_min) * (static_cast<float>(y) + 0.5f) / grid;
+        list.push_back(Ray{eye, forward + u * right + v * up, 0.0f, infinity});
+      }
+  } else {
+    std::mt19937_64 random(17);
+    for (std::size_t i = 0; i < ray_count; ++i) {
+      const Vec3 origin = bench::random_point(random, bounds);
+      list.push_back(Ray{origin, bench::random_direction(random), 0.0f, infinity});
+    }
+  }
+  return list;
+}
+
+Batch trisect_batch(const std::string& scene_name, const std::string& variant, bool closest) {
+  const trisect::Bvh& bvh = bench::trisect_bvh(scene_name);
+  const std::vector<Ray>& list = rays(scene_name, variant);
+  if (closest)
+    return [&bvh, &list](Answers& answers) {
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const auto hit = trisect::closest_hit(bvh, list[i]);
+        answers[i] = hit ? RayAnswer{true, hit->id, hit->t} : RayAnswer{};
+      }
+    };
+  return [&bvh, &list](Answers& answers) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+      answers[i] = RayAnswer{trisect::any_hit(bvh, list[i]), 0, 0};
+  };
+}
+
+RTCRay to_embree(const Ray& ray) {
+  RTCRay r{};
+  r.org_x = ray.origin.x;
+  r.org_y = ray.origin.y;
+  r.org_z = ray.origin.z;
+  r.tnear = ray.t_min;
+  r.dir_x = ray.direction.x;
+  r.dir_y = ray.direction.y;
+  r.dir_z = ray.direction.z;
+  r.time = 0;
+  r.tfar = ray.t_max;
+  r.mask = ~0u;
+  r.id = 0;
+  r.flags = 0;
+  return r;
+}
+
+Batch embree_batch(const std::string& scene_name, const std::string& variant, bool closest,
+                   bool robust) {
+  RTCScene scene = bench::embree::cached_triangle_scene(
+      scene_name, RTC_BUILD_QUALITY_HIGH, robust ? RTC_SCENE_FLAG_ROBUST : RTC_SCENE_FLAG_NONE);
+  const std::vector<Ray>& list = rays(scene_name, variant);
+  if (closest)
+    return [scene, &list](Answers& answers) {
+      RTCIntersectContext context;
+      rtcInitIntersectContext(&context);
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        RTCRayHit rayhit{};
+        rayhit.ray = to_embree(list[i]);
+        rayhit.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+        rayhit.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+        rtcIntersect1(scene, &context, &rayhit);
+        answers[i] = rayhit.hit.geomID != RTC_INVALID_GEOMETRY_ID
+                         ? RayAnswer{true, rayhit.hit.primID, rayhit.ray.tfar}
+                         : RayAnswer{};
+      }
+    };
+  return [scene, &list](Answers& answers) {
+    RTCIntersectContext context;
+    rtcInitIntersectContext(&context);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      RTCRay ray = to_embree(list[i]);
+      rtcOccluded1(scene, &context, &ray);
+      answers[i] = RayAnswer{ray.tfar < 0, 0, 0};
+    }
+  };
+}
+
+const Answers& trisect_answers(const std::string& scene_name, const std::string& variant,
+                               bool closest) {
+  static std::map<std::tuple<std::string, std::string, bool>, Answers> cache;
+  auto& answers = cache[{scene_name, variant, closest}];
+  if (answers.empty()) {
+    answers.resize(rays(scene_name, variant).size());
+    trisect_batch(scene_name, variant, closest)(answers);
+  }
+  return answers;
+}
+
+bool disagree(const RayAnswer& peer, const RayAnswer& reference) {
+  if (peer.hit != reference.hit) return true;
+  if (!peer.hit || peer.id == reference.id) return false;
+  return std::fabs(peer.t - reference.t) > 1e-5f * std::fabs(reference.t);
+}
+
+// Registers one ray benchmark; `make` runs on its first run, like bench::register_batch.
+void register_rays(const std::string& name, std::function<Batch()> make,
+                   std::function<const Answers&()> reference) {
+  struct Slot {
+    Batch batch;
+    Answers answers;
+    double hit_fraction = 0, disagreements = 0;
+  };
+  const auto slot = std::make_shared<Slot>();
+  benchmark::RegisterBenchmark(name.c_str(), [slot, make, reference](benchmark::State& state) {
+    if (!slot->batch) {
+      slot->batch = make();
+      slot->answers.resize(ray_count);
+      slot->batch(slot->answers);
+      double hits = 0;
+      for (const RayAnswer& a : slot->answers) hits += a.hit;
+      slot->hit_fraction = hits / double(ray_count);
+      if (reference) {
+        const Answers& expected = reference();
+        for (std::size_t i = 0; i < ray_count; ++i)
+          slot->disagreements += disagree(slot->answers[i], expected[i]);
+      }
+    }
+    for (auto _ : state) {
+      slot->batch(slot->answers);
+      benchmark::DoNotOptimize(slot->answers.data());
+      benchmark::ClobberMemory();
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(ray_count));
+    state.counters["triangles_per_query"] = slot->hit_fraction;
+    if (reference) state.counters["disagreements"] = slot->disagreements;
+  })->Unit(benchmark::kMillisecond);
+}
+
+void register_all() {
+  for (const bool closest : {true, false}) {
+    const std::string operation = closest ? "ray_closest" : "ray_any";
+    for (const std::string& scene : bench::scene_names())
+      for (const std::string variant : {"primary", "random"}) {
+        const auto name = [&](const char* library) {
+          return bench::benchmark_name(operation, library, scene, variant, 1);
+        };
+        const auto reference = [scene, variant, closest]() -> const Answers& {
+          return trisect_answers(scene, variant, closest);
+        };
+        register_rays(name("trisect"),
+                      [scene, variant, closest] { return trisect_batch(scene, variant, closest); },
+                      {});
+        register_rays(
+            name("embree"),
+            [scene, variant, closest] { return embree_batch(scene, variant, closest, false); },
+            reference);
+        register_rays(
+            name("embree_robust"),
+            [scene, variant, closest] { return embree_batch(scene, variant, closest, true); },
+            reference);
+      }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
