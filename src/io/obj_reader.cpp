@@ -81,7 +81,9 @@ class ObjReader {
 
   void read_face(Tokens& tokens, std::size_t line) {
     polygon_.clear();
-    for (std::string_view corner = tokens.next(); !corner.empty(); corner = tokens.next())
+    // A '#' ends the line (a trailing comment, which some writers add).
+    for (std::string_view corner = tokens.next(); !corner.empty() && corner.front() != '#';
+         corner = tokens.next())
       polygon_.push_back(corner_index(corner, line));
     if (polygon_.size() < 3)
       fail_at_line(

@@ -185,7 +185,7 @@ TEST_CASE("OBJ: polygons fan-triangulated, negative indices, lines and points ig
       "f 1/1/1 2/1/1 3/1/1 4/1/1 5/1/1\n"  // pentagon: (1,2,3) (1,3,4) (1,4,5)
       "l 1 2\np 3\n"
       "f -1 -2 -3\n"  // relative: (5,4,3)
-      "g group\ns off\nusemtl m\nf 2//1 3//1 4//1\n",
+      "g group\ns off\nusemtl m\nf 2//1 3//1 4//1 # trailing comment\n",
       MeshFormat::obj, "mem.obj");
   CHECK(mesh.indices == std::vector<std::uint32_t>{0, 1, 2, 0, 2, 3, 0, 3, 4, 4, 3, 2, 1, 2, 3});
   CHECK(mesh.source_faces == std::vector<std::uint32_t>{0, 0, 0, 1, 2});
