@@ -1,0 +1,271 @@
+// Embree as the oracle: closest hits against rtcIntersect1, and box and ball answers against
+// Embree's own candidate searches (rtcCollide of user geometries, rtcPointQuery) filtered by the
+// exact predicates: trisect's answer must be exactly the filtered candidates, so it misses no
+// triangle that Embree's bounds tests find and reports no other.
+#include "bvh/scenes.hpp"
+
+#include <trisect/bvh/build.hpp>
+#include <trisect/bvh/collect.hpp>
+#include <trisect/bvh/ray_query.hpp>
+#include <trisect/geometry/aabb_triangle.hpp>
+#include <trisect/geometry/sphere_triangle.hpp>
+#include <trisect/io/load_mesh.hpp>
+
+#include <embree3/rtcore.h>
+#include <catch2/catch.hpp>
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+
+namespace trisect::test {
+namespace {
+
+struct DeviceDeleter {
+  void operator()(RTCDevice device) const { rtcReleaseDevice(device); }
+};
+struct SceneDeleter {
+  void operator()(RTCScene scene) const { rtcReleaseScene(scene); }
+};
+using DevicePtr = std::unique_ptr<RTCDeviceTy, DeviceDeleter>;
+using ScenePtr = std::unique_ptr<RTCSceneTy, SceneDeleter>;
+
+DevicePtr& device() {
+  static DevicePtr instance(rtcNewDevice("threads=1"));
+  return instance;
+}
+
+constexpr float infinity = std::numeric_limits<float>::infinity();
+
+// Outward by one float step per side, so that Embree's bounds tests cannot drop a candidate
+// whose bounds merely touch.
+RTCBounds widened(const Aabb& box) {
+  return {std::nextafter(box.min.x, -infinity), std::nextafter(box.min.y, -infinity),
+          std::nextafter(box.min.z, -infinity), 0.0f,
+          std::nextafter(box.max.x, infinity),  std::nextafter(box.max.y, infinity),
+          std::nextafter(box.max.z, infinity),  0.0f};
+}
+
+ScenePtr triangle_scene(const Scene& scene) {
+  ScenePtr result(rtcNewScene(device().get()));
+  rtcSetSceneFlags(result.get(), RTC_SCENE_FLAG_ROBUST);
+  rtcSetSceneBuildQuality(result.get(), RTC_BUILD_QUALITY_HIGH);
+  RTCGeometry geometry = rtcNewGeometry(device().get(), RTC_GEOMETRY_TYPE_TRIANGLE);
+  auto* vertices = static_cast<float*>(rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0,
+                                                               RTC_FORMAT_FLOAT3, 3 * sizeof(float),
+                                                               scene.positions.size()));
+  for (std::size_t i = 0; i < scene.positions.size(); ++i)
+    for (int k = 0; k < 3; ++k) vertices[3 * i + std::size_t(k)] = scene.positions[i][k];
+  auto* indices = static_cast<unsigned*>(rtcSetNewGeometryBuffer(
+      geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), scene.size()));
+  for (std::size_t i = 0; i < 3 * scene.size(); ++i) indices[i] = unsigned(i);
+  rtcCommitGeometry(geometry);
+  rtcAttachGeometry(result.get(), geometry);
+  rtcReleaseGeometry(geometry);
+  rtcCommitScene(result.get());
+  return result;
+}
+
+// A scene of user primitives with the given bounds (and, optionally, a point query function).
+struct BoxSet {
+  std::vector<RTCBounds> bounds;
+};
+
+void box_set_bounds(const RTCBoundsFunctionArguments* arguments) {
+  const auto* set = static_cast<const BoxSet*>(arguments->geometryUserPtr);
+  *arguments->bounds_o = set->bounds[arguments->primID];
+}
+
+ScenePtr user_scene(const BoxSet& set, RTCPointQueryFunction point_query = nullptr) {
+  ScenePtr result(rtcNewScene(device().get()));
+  RTCGeometry geometry = rtcNewGeometry(device().get(), RTC_GEOMETRY_TYPE_USER);
+  rtcSetGeometryUserPrimitiveCount(geometry, unsigned(set.bounds.size()));
+  rtcSetGeometryUserData(geometry, const_cast<BoxSet*>(&set));
+  rtcSetGeometryBoundsFunction(geometry, box_set_bounds, nullptr);
+  if (point_query) rtcSetGeometryPointQueryFunction(geometry, point_query);
+  rtcCommitGeometry(geometry);
+  rtcAttachGeometry(result.get(), geometry);
+  rtcReleaseGeometry(geometry);
+  rtcCommitScene(result.get());
+  return result;
+}
+
+BoxSet triangle_bounds(const Scene& scene) {
+  BoxSet set;
+  for (std::size_t t = 0; t < scene.size(); ++t)
+    set.bounds.push_back(widened(scene.soup().triangle(t).bounds()));
+  return set;
+}
+
+std::vector<Scene> oracle_scenes() {
+  std::vector<Scene> scenes{noisy_sphere(40, 60, 61), random_soup(3000, 62), lattice_soup(3000, 63),
+                            needles(800, 64)};
+  const char* configured = std::getenv("TRISECT_MESH_DIR");
+  const std::filesystem::path bunny =
+      std::filesystem::path(configured ? configured : "../shared/meshes") / "stanford-bunny.obj";
+  if (std::filesystem::is_regular_file(bunny)) {
+    const Mesh mesh = load_mesh(bunny);
+    Scene scene{"bunny", {}};
+    for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
+      const Triangle triangle = mesh.soup().triangle(t);
+      scene.positions.insert(scene.positions.end(), {triangle.a, triangle.b, triangle.c});
+    }
+    scenes.push_back(std::move(scene));
+  } else {
+    WARN("no shared meshes (" << bunny << "); the bunny is left out");
+  }
+  return scenes;
+}
+
+Aabb bounds_of(const Scene& scene) {
+  Aabb box = Aabb::empty();
+  for (const Vec3& p : scene.positions) box.extend(p);
+  return box;
+}
+
+TEST_CASE("closest hits agree with Embree's rtcIntersect1", "[embree]") {
+  for (const Scene& scene : oracle_scenes()) {
+    INFO(scene.name);
+    const Bvh bvh = build(scene.soup());
+    const ScenePtr embree = triangle_scene(scene);
+    RTCIntersectContext context;
+    rtcInitIntersectContext(&context);
+    std::mt19937_64 random(7);
+    const Aabb box = bounds_of(scene);
+    const Vec3 size = box.max - box.min;
+    int rays = 0, hit_miss_disagreements = 0;
+    for (int i = 0; i < 3000; ++i) {
+      const Vec3 origin =
+          box.min + size * Vec3(uniform(random, -0.5f, 1.5f), uniform(random, -0.5f, 1.5f),
+                                uniform(random, -0.5f, 1.5f));
+      const Vec3 target =
+          scene.positions[std::size_t(random() % scene.positions.size())] +
+          size * 0.01f *
+              Vec3(uniform(random, -1, 1), uniform(random, -1, 1), uniform(random, -1, 1));
+      const Ray ray{origin, target - origin};
+      if (ray.direction == Vec3(0.0f)) continue;
+      RTCRayHit query{};
+      query.ray.org_x = origin.x, query.ray.org_y = origin.y, query.ray.org_z = origin.z;
+      query.ray.dir_x = ray.direction.x, query.ray.dir_y = ray.direction.y,
+      query.ray.dir_z = ray.direction.z;
+      query.ray.tnear = 0.0f;
+      query.ray.tfar = infinity;
+      query.ray.mask = ~0u;
+      query.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+      rtcIntersect1(embree.get(), &context, &query);
+      const auto ours = closest_hit(bvh, ray);
+      const bool embree_hit = query.hit.geomID != RTC_INVALID_GEOMETRY_ID;
+      ++rays;
+      if (ours.has_value() != embree_hit) {
+        ++hit_miss_disagreements;  // grazing rays: Embree is not exact there
+        continue;
+      }
+      if (!ours) continue;
+      INFO("ray " << i << " ours t " << ours->t << " id " << ours->id << ", embree t "
+                  << query.ray.tfar << " id " << query.hit.primID);
+      // The same triangle, or another one at the same distance (a shared edge or vertex); t of
+      // a grazing hit on a needle is ill-conditioned, so the same triangle suffices.
+      CHECK((ours->id == query.hit.primID ||
+             std::fabs(ours->t - query.ray.tfar) <= 1e-5f * std::max(1.0f, std::fabs(ours->t))));
+    }
+    INFO(hit_miss_disagreements << " of " << rays << " rays hit on one side only");
+    CHECK(hit_miss_disagreements * 1000 <= rays);  // at most 0.1%
+  }
+}
+
+struct Collisions {
+  std::vector<std::vector<TriangleId>> candidates;  // per query box
+};
+
+void collect_collisions(void* user, RTCCollision* collisions, unsigned count) {
+  auto* found = static_cast<Collisions*>(user);
+  for (unsigned i = 0; i < count; ++i)
+    found->candidates[collisions[i].primID1].push_back(collisions[i].primID0);
+}
+
+TEST_CASE("box answers are Embree's rtcCollide candidates that the exact SAT keeps", "[embree]") {
+  for (const Scene& scene : oracle_scenes()) {
+    INFO(scene.name);
+    const Bvh bvh = build(scene.soup());
+    const BoxSet triangles = triangle_bounds(scene);
+    const ScenePtr triangle_scene_ = user_scene(triangles);
+    std::mt19937_64 random(8);
+    const Aabb bounds = bounds_of(scene);
+    const float diagonal = glm::length(bounds.max - bounds.min);
+    std::vector<Aabb> boxes;
+    for (float fraction : {0.001f, 0.01f, 0.1f})
+      for (int i = 0; i < 100; ++i)
+        boxes.push_back(Aabb::from_center_extents(
+            scene.positions[std::size_t(random() % scene.positions.size())],
+            Vec3(fraction * diagonal)));
+    for (int i = 0; i < 100; ++i)  // faces through vertices
+      boxes.push_back(
+          Aabb::from_corners(scene.positions[std::size_t(random() % scene.positions.size())],
+                             scene.positions[std::size_t(random() % scene.positions.size())]));
+    BoxSet queries;
+    for (const Aabb& box : boxes) queries.bounds.push_back(widened(box));
+    const ScenePtr query_scene = user_scene(queries);
+    Collisions found{std::vector<std::vector<TriangleId>>(boxes.size())};
+    rtcCollide(triangle_scene_.get(), query_scene.get(), collect_collisions, &found);
+    for (std::size_t q = 0; q < boxes.size(); ++q) {
+      std::vector<TriangleId> expected;
+      for (const TriangleId id : found.candidates[q])
+        if (intersects(scene.soup().triangle(id), boxes[q])) expected.push_back(id);
+      std::sort(expected.begin(), expected.end());
+      expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+      INFO("box " << q);
+      REQUIRE(collect_touching(bvh, boxes[q]) == expected);
+    }
+  }
+}
+
+struct PointQueryState {
+  const Scene* scene;
+  Sphere sphere;
+  std::vector<TriangleId> touching;
+};
+
+bool visit_point_query(RTCPointQueryFunctionArguments* arguments) {
+  auto* state = static_cast<PointQueryState*>(arguments->userPtr);
+  if (intersects(state->scene->soup().triangle(arguments->primID), state->sphere))
+    state->touching.push_back(arguments->primID);
+  return false;  // the query radius stays as it is
+}
+
+TEST_CASE("ball answers are Embree's rtcPointQuery candidates that the exact test keeps",
+          "[embree]") {
+  for (const Scene& scene : oracle_scenes()) {
+    INFO(scene.name);
+    const Bvh bvh = build(scene.soup());
+    const BoxSet triangles = triangle_bounds(scene);
+    const ScenePtr embree = user_scene(triangles, visit_point_query);
+    std::mt19937_64 random(9);
+    const Aabb bounds = bounds_of(scene);
+    const float diagonal = glm::length(bounds.max - bounds.min);
+    for (int i = 0; i < 300; ++i) {
+      const Vec3 center =
+          scene.positions[std::size_t(random() % scene.positions.size())] +
+          0.01f * diagonal *
+              Vec3(uniform(random, -1, 1), uniform(random, -1, 1), uniform(random, -1, 1));
+      const float radius = diagonal * (i % 3 == 0 ? 0.001f : i % 3 == 1 ? 0.01f : 0.1f);
+      PointQueryState state{&scene, {center, radius}, {}};
+      RTCPointQuery query{};
+      query.x = center.x, query.y = center.y, query.z = center.z;
+      query.radius = std::nextafter(radius * 1.0001f, infinity);  // a candidate superset
+      RTCPointQueryContext context;
+      rtcInitPointQueryContext(&context);
+      rtcPointQuery(embree.get(), &query, &context, nullptr, &state);
+      std::sort(state.touching.begin(), state.touching.end());
+      state.touching.erase(std::unique(state.touching.begin(), state.touching.end()),
+                           state.touching.end());
+      INFO("sphere " << i);
+      REQUIRE(collect_touching(bvh, state.sphere) == state.touching);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace trisect::test
