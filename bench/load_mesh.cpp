@@ -70,8 +70,8 @@ void run(benchmark::State& state, const fs::path& path, std::size_t triangles, L
     benchmark::DoNotOptimize(loaded);
   }
   const double iterations = static_cast<double>(state.iterations());
-  state.counters["triangles_per_second"] = benchmark::Counter(
-      static_cast<double>(triangles) * iterations, benchmark::Counter::kIsRate);
+  state.counters["triangles_per_second"] =
+      benchmark::Counter(static_cast<double>(triangles) * iterations, benchmark::Counter::kIsRate);
   state.counters["bytes_per_second"] = benchmark::Counter(
       static_cast<double>(fs::file_size(path)) * iterations, benchmark::Counter::kIsRate);
 }
@@ -84,16 +84,25 @@ void register_all() {
   };
   const fs::path ply = write_binary_ply(scene), obj = write_obj(scene);
   const std::size_t triangles = scene.size();
-  const auto trisect_load = [](const fs::path& path) { return trisect::load_mesh(path).triangle_count(); };
-  benchmark::RegisterBenchmark(name("trisect", "binary_ply").c_str(), [=](benchmark::State& s) {
-    run(s, ply, triangles, trisect_load);
-  })->Unit(benchmark::kMillisecond)->UseRealTime();
-  benchmark::RegisterBenchmark(name("trisect", "obj").c_str(), [=](benchmark::State& s) {
-    run(s, obj, triangles, trisect_load);
-  })->Unit(benchmark::kMillisecond)->UseRealTime();
-  benchmark::RegisterBenchmark(name("iostream_baseline", "obj").c_str(), [=](benchmark::State& s) {
-    run(s, obj, triangles, [](const fs::path& path) { return bench::read_obj("obj", path).size(); });
-  })->Unit(benchmark::kMillisecond)->UseRealTime();
+  const auto trisect_load = [](const fs::path& path) {
+    return trisect::load_mesh(path).triangle_count();
+  };
+  benchmark::RegisterBenchmark(name("trisect", "binary_ply").c_str(),
+                               [=](benchmark::State& s) { run(s, ply, triangles, trisect_load); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark(name("trisect", "obj").c_str(),
+                               [=](benchmark::State& s) { run(s, obj, triangles, trisect_load); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark(name("iostream_baseline", "obj").c_str(),
+                               [=](benchmark::State& s) {
+                                 run(s, obj, triangles, [](const fs::path& path) {
+                                   return bench::read_obj("obj", path).size();
+                                 });
+                               })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
 }
 
 }  // namespace
