@@ -1,9 +1,10 @@
 // The `trisect query` contract (DESIGN.md), case by case, run in-process.
 #include <cli/commands.hpp>
 
+#include "support/scratch_folder.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,30 +19,15 @@ struct Run {
   std::string out, err;
 };
 
-// A scratch folder holding the mesh and query files of one test.
+// A scratch folder whose write() gives the path as a string, as the command takes it.
 class Scratch {
  public:
-  Scratch()
-      : folder_(fs::temp_directory_path() /
-                ("trisect_cli_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++))) {
-    fs::create_directories(folder_);
-  }
-  ~Scratch() {
-    std::error_code ignored;
-    fs::remove_all(folder_, ignored);
-  }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-
   std::string write(const std::string& name, const std::string& content) const {
-    const fs::path path = folder_ / name;
-    std::ofstream(path, std::ios::binary) << content;
-    return path.string();
+    return folder_.write(name, content).string();
   }
 
  private:
-  static inline int counter_ = 0;
-  fs::path folder_;
+  testing::ScratchFolder folder_;
 };
 
 Run query(const std::string& mesh, const std::string& queries) {

@@ -2,9 +2,10 @@
 // the real meshes, and a corpus of malformed files each with its expected error.
 #include <trisect/io/load_mesh.hpp>
 
+#include "support/scratch_folder.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
 #include <bit>
 #include <cstring>
 #include <filesystem>
@@ -134,28 +135,7 @@ std::string as_binary_stl(const std::vector<Triangle>& triangles) {
   return out;
 }
 
-class Scratch {
- public:
-  Scratch()
-      : folder_(fs::temp_directory_path() /
-                ("trisect_io_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++))) {
-    fs::create_directories(folder_);
-  }
-  ~Scratch() {
-    std::error_code ignored;
-    fs::remove_all(folder_, ignored);
-  }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  fs::path write(const std::string& name, const std::string& content) const {
-    std::ofstream(folder_ / name, std::ios::binary) << content;
-    return folder_ / name;
-  }
-
- private:
-  static inline int counter_ = 0;
-  fs::path folder_;
-};
+using Scratch = testing::ScratchFolder;
 
 TEST_CASE("every format gives the same triangles in the same order", "[io]") {
   const std::vector<Triangle> expected = sample_triangles();
