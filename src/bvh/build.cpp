@@ -13,6 +13,7 @@
 
 #include "box4.hpp"
 #include "trisect/math/validate.hpp"
+#include "wide.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -179,6 +180,7 @@ class Builder {
     bvh.triangles.reserve(size_);
     bvh.ids.reserve(size_);
     append_subtree(0, soup, bvh);
+    bvh.wide = detail::collapse_to_wide(bvh.nodes);
     return bvh;
   }
 

@@ -54,13 +54,60 @@ void check_structure(const Bvh& bvh, std::vector<std::uint8_t>& covered) {
     if (!reached[index]) broken(node_name(index) + " is unreachable");
 }
 
+std::string wide_name(std::size_t index) { return "wide node " + std::to_string(index); }
+
+// Checks the wide nodes: each node's children split its slot range [begin, end) into
+// non-empty consecutive ranges (so the leaves tile [0, size) exactly once), every child box
+// holds what lies below it, and every wide node is reached exactly once.
+void check_wide(const Bvh& bvh) {
+  if (bvh.wide.empty()) broken("no wide nodes");
+  struct Entry {
+    std::uint32_t index, begin, end;
+    Aabb box;
+    int depth;
+  };
+  std::vector<std::uint8_t> reached(bvh.wide.size(), 0);
+  std::vector<Entry> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), bvh.nodes[0].bounds, 0}};
+  while (!stack.empty()) {
+    const Entry entry = stack.back();
+    stack.pop_back();
+    if (entry.index >= bvh.wide.size() || reached[entry.index])
+      broken(wide_name(entry.index) + " is out of range or reached twice");
+    if (entry.depth > max_bvh_depth) broken(wide_name(entry.index) + " is too deep");
+    reached[entry.index] = 1;
+    const WideNode& node = bvh.wide[entry.index];
+    if (node.first[0] != entry.begin || node.child[0] == WideNode::unused)
+      broken(wide_name(entry.index) + " does not start at its range");
+    for (int i = 0; i < WideNode::width; ++i) {
+      const std::uint32_t begin = node.first[i], end = node.child_end(i, entry.end);
+      const Aabb box = node.child_bounds(i);
+      if (node.child[i] == WideNode::unused) {
+        if (begin != entry.end) broken(wide_name(entry.index) + " has a misplaced unused lane");
+        continue;
+      }
+      const std::string child = wide_name(entry.index) + " child " + std::to_string(i);
+      if (!(begin < end && end <= entry.end)) broken(child + " has a bad slot range");
+      if (!entry.box.contains(box)) broken(child + " bounds are not inside its parent's");
+      if (node.child[i] != WideNode::leaf) {
+        stack.push_back({node.child[i], begin, end, box, entry.depth + 1});
+        continue;
+      }
+      for (std::uint32_t slot = begin; slot < end; ++slot)
+        if (!box.contains(bvh.triangles[slot].bounds()))
+          broken("triangle in slot " + std::to_string(slot) + " is outside " + child + " bounds");
+    }
+  }
+  for (std::size_t index = 0; index < reached.size(); ++index)
+    if (!reached[index]) broken(wide_name(index) + " is unreachable");
+}
+
 }  // namespace
 
 BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersection_cost) {
   BvhStatistics stats;
   stats.bytes = bvh.nodes.capacity() * sizeof(BvhNode) +
                 bvh.triangles.capacity() * sizeof(Triangle) +
-                bvh.ids.capacity() * sizeof(TriangleId);
+                bvh.ids.capacity() * sizeof(TriangleId) + bvh.wide.capacity() * sizeof(WideNode);
   if (bvh.empty()) return stats;
   const double root_area = half_area(bvh.nodes[0].bounds);
   std::vector<std::pair<std::size_t, int>> stack{{0, 0}};
@@ -91,6 +138,7 @@ void validate(const Bvh& bvh, const TriangleSoup* soup) {
   } else {
     std::vector<std::uint8_t> covered(n, 0);
     check_structure(bvh, covered);
+    check_wide(bvh);
     for (std::size_t slot = 0; slot < n; ++slot)
       if (!covered[slot]) broken("slot " + std::to_string(slot) + " is in no leaf");
   }

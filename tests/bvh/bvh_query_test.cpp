@@ -15,6 +15,8 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -100,8 +102,20 @@ float scene_size(const Scene& scene) {
 
 bool same_nodes(const Bvh& a, const Bvh& b) {
   return a.nodes.size() == b.nodes.size() && a.ids == b.ids &&
-         std::memcmp(a.nodes.data(), b.nodes.data(), a.nodes.size() * sizeof(BvhNode)) == 0;
+         std::memcmp(a.nodes.data(), b.nodes.data(), a.nodes.size() * sizeof(BvhNode)) == 0 &&
+         a.wide.size() == b.wide.size() &&
+         std::memcmp(a.wide.data(), b.wide.data(), a.wide.size() * sizeof(WideNode)) == 0;
 }
+
+// A box query seen only through the scalar TriangleQuery tests, so that the traversal takes
+// its child-by-child path instead of BoxQuery::child_masks.
+struct ScalarBoxQuery {
+  BoxQuery inner;
+  [[nodiscard]] bool may_touch(const Aabb& node) const { return inner.may_touch(node); }
+  [[nodiscard]] bool contains(const Aabb& node) const { return inner.contains(node); }
+  [[nodiscard]] bool touches(const Triangle& triangle) const { return inner.touches(triangle); }
+};
+static_assert(WideTriangleQuery<BoxQuery> && !WideTriangleQuery<ScalarBoxQuery>);
 
 TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") {
   for (const Scene& scene : all_scenes()) {
@@ -245,6 +259,58 @@ TEST_CASE("infinite box bounds and an infinite radius answer as half-spaces and 
   CHECK_THROWS_AS(collect_touching(bvh, Sphere{Vec3(3.0f), -inf}), InvalidInput);
   CHECK_THROWS_AS(collect_touching(bvh, Sphere{Vec3(inf), 1.0f}), InvalidInput);
   CHECK_THROWS_AS(collect_touching(bvh, Aabb{Vec3(std::nanf("")), Vec3(1.0f)}), InvalidInput);
+}
+
+TEST_CASE("wide nodes collapse the binary tree: 2 to 4 children, same leaves", "[bvh]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const TriangleSoup soup = scene.soup();
+    const Bvh bvh = build(soup, {.threads = 1});
+    std::size_t binary_leaves = 0, wide_leaves = 0;
+    for (const BvhNode& node : bvh.nodes) binary_leaves += node.is_leaf() ? 1u : 0u;
+    for (const WideNode& node : bvh.wide) {
+      const int used = std::popcount(node.used_mask());
+      CHECK(used >= (bvh.nodes[0].is_leaf() ? 1 : 2));
+      for (std::uint32_t child : node.child) wide_leaves += child == WideNode::leaf ? 1u : 0u;
+    }
+    CHECK(wide_leaves == binary_leaves);
+    CHECK(bvh.wide.size() * 2 <= bvh.nodes.size());
+    // The SIMD child tests and the child-by-child fallback give the same answers.
+    const float size = scene_size(scene);
+    for (std::size_t q = 0; q < 40; ++q) {
+      const Vec3 center = scene.positions[(q * 7919) % scene.positions.size()];
+      const Aabb box = Aabb::from_center_extents(center, Vec3(size * 0.02f * float(q % 5)));
+      std::vector<TriangleId> scalar;
+      for_each_touching(bvh, ScalarBoxQuery{make_query(bvh, box)}, [&](TriangleId id) {
+        scalar.push_back(id);
+        return true;
+      });
+      std::sort(scalar.begin(), scalar.end());
+      CHECK(collect_touching(bvh, box) == scalar);
+    }
+  }
+}
+
+TEST_CASE("validate names a corrupted node", "[bvh]") {
+  const Scene scene = all_scenes().front();
+  const TriangleSoup soup = scene.soup();
+  const Bvh good = build(soup, {.threads = 1});
+  REQUIRE(good.wide.size() > 1);
+  Bvh bad = good;
+  bad.wide[1].bounds[1][0] = -std::numeric_limits<float>::max();  // child 0 ends left of all
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
+  bad = good;
+  bad.wide[0].first[1] += 1;  // child 0 grows into child 1's slots
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
+  bad = good;
+  bad.wide.pop_back();
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
+  bad = good;
+  bad.nodes[1].bounds.max.x = bad.nodes[0].bounds.max.x + 1.0f;
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("node 1"));
+  bad = good;
+  std::swap(bad.triangles[0], bad.triangles[bad.size() - 1]);
+  CHECK_THROWS_WITH(validate(bad, &soup), Catch::Contains("slot"));
 }
 
 TEST_CASE("empty soups build empty trees with empty answers", "[bvh]") {

@@ -4,6 +4,7 @@
 
 #include "trisect/bvh/traverse.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"
+#include "trisect/math/float4.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
@@ -19,6 +20,19 @@ struct BoxQuery {
   [[nodiscard]] bool may_touch(const Aabb& node) const noexcept { return box.overlaps(node); }
   [[nodiscard]] bool contains(const Aabb& node) const noexcept {
     return box.contains(node.min) & box.contains(node.max);  // nodes are never empty
+  }
+  /// `may_touch` and `contains` for four children at once; the same exact comparisons.
+  [[nodiscard]] ChildMasks child_masks(const WideNode& node) const noexcept {
+    unsigned touching = 0xfu, inside = 0xfu;
+    for (int axis = 0; axis < 3; ++axis) {
+      const Float4 lower = Float4::load(node.bounds[2 * axis]);
+      const Float4 upper = Float4::load(node.bounds[2 * axis + 1]);
+      const Float4 query_min = Float4::splat(box.min[axis]);
+      const Float4 query_max = Float4::splat(box.max[axis]);
+      touching &= less_equal_mask(lower, query_max) & less_equal_mask(query_min, upper);
+      inside &= less_equal_mask(query_min, lower) & less_equal_mask(upper, query_max);
+    }
+    return {touching, inside & touching};  // unused lanes are empty boxes: never touching
   }
   /// Exact; a vertex inside the box decides at once, the SAT decides the rest.
   [[nodiscard]] bool touches(const Triangle& triangle) const {

@@ -3,6 +3,7 @@
 /// The bounding volume hierarchy: nodes in depth-first order plus the triangles in leaf order.
 
 #include "trisect/bvh/triangle_soup.hpp"
+#include "trisect/bvh/wide_node.hpp"
 #include "trisect/math/aabb.hpp"
 
 #include <cstdint>
@@ -30,6 +31,9 @@ struct Bvh {
   std::vector<BvhNode> nodes;       ///< Depth-first; nodes[0] is the root when not empty.
   std::vector<Triangle> triangles;  ///< Triangles in leaf-slot order.
   std::vector<TriangleId> ids;      ///< Input id of the triangle in each slot.
+  /// The same tree collapsed to 4-wide nodes, which the queries traverse; wide[0] is the root
+  /// (its range is every slot). Same slots and leaves as `nodes`.
+  std::vector<WideNode> wide;
 
   /// True when the BVH holds no triangle.
   [[nodiscard]] bool empty() const noexcept { return nodes.empty(); }
@@ -60,7 +64,8 @@ struct BvhStatistics {
 /// Throws `InvalidInput` describing the first broken invariant: a node referring outside the
 /// arrays, a leaf with no triangle, a child box not inside its parent's box, a triangle not
 /// inside its leaf's box, a slot covered by no leaf or by two, an id used twice, or a depth
-/// beyond `max_bvh_depth`. When `soup` is given, also that every slot holds exactly the input
+/// beyond `max_bvh_depth`; for the wide nodes, a child range or box that disagrees with the
+/// binary tree's leaves. When `soup` is given, also that every slot holds exactly the input
 /// triangle its id names.
 void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);
 

@@ -5,7 +5,11 @@
 #include "trisect/bvh/traverse.hpp"
 #include "trisect/geometry/ray_aabb.hpp"
 #include "trisect/geometry/ray_triangle.hpp"
+#include "trisect/math/float4.hpp"
 #include "trisect/math/validate.hpp"
+
+#include <bit>
+#include <cstring>
 
 #include <optional>
 
@@ -22,55 +26,108 @@ struct Hit {
 
 namespace detail {
 
-/// Ordered depth-first ray traversal: nearer child first, subtrees beyond the current t_max
-/// skipped. `on_hit(hit)` returns false to stop; it may lower `t_max` through the reference.
+/// The slab test of `RaySlabs` for the four children of a wide node at once, with the same
+/// conservative widening and the same treatment of NaN (an axis the ray does not move along
+/// and whose plane holds the origin does not constrain it). Each axis's entry and exit rows
+/// are picked once per ray by the direction's sign, so an empty (unused) lane always misses.
+struct WideRaySlabs {
+  Float4 origin[3];
+  Float4 inverse[3];
+  int entry_row[3];
+  int exit_row[3];
+
+  [[nodiscard]] static WideRaySlabs of(const RaySlabs& slabs) noexcept {
+    WideRaySlabs wide{};
+    for (int axis = 0; axis < 3; ++axis) {
+      wide.origin[axis] = Float4::splat(slabs.origin[axis]);
+      wide.inverse[axis] = Float4::splat(slabs.inverse[axis]);
+      wide.entry_row[axis] = 2 * axis + (slabs.negative[axis] ? 1 : 0);
+      wide.exit_row[axis] = 2 * axis + (slabs.negative[axis] ? 0 : 1);
+    }
+    return wide;
+  }
+
+  /// Bit i set when the ray, for t in [t_min, t_max], may touch child i; `near` receives the
+  /// entry parameters.
+  [[nodiscard]] unsigned children(const WideNode& node, float t_min, float t_max,
+                                  Float4& near) const noexcept {
+    near = Float4::splat(t_min);
+    Float4 far = Float4::splat(t_max);
+    for (int axis = 0; axis < 3; ++axis) {
+      const Float4 entry =
+          (Float4::load(node.bounds[entry_row[axis]]) - origin[axis]) * inverse[axis];
+      const Float4 exit =
+          (Float4::load(node.bounds[exit_row[axis]]) - origin[axis]) * inverse[axis];
+      near = max_ignoring_nan(entry, near);
+      far = min_ignoring_nan(exit, far);
+    }
+    const Float4 slack = Float4::splat(RaySlabs::relative_slack);
+    near = near - abs(near) * slack;
+    far = far + abs(far) * slack;
+    return less_equal_mask(near, far);
+  }
+};
+
+/// Ordered depth-first ray traversal over the wide nodes: the children a ray enters are
+/// visited nearest entry first, and subtrees that begin beyond the current t_max are skipped.
+/// `on_hit(hit, t_max)` returns false to stop; it may lower `t_max`.
 template <class OnHit>
 void traverse_ray(const Bvh& bvh, Ray ray, OnHit&& on_hit, QueryStats* stats) {
   if (bvh.empty() || !(ray.t_min <= ray.t_max)) return;
   const RaySlabs slabs = RaySlabs::of(ray);
+  const WideRaySlabs wide_slabs = WideRaySlabs::of(slabs);
   const RayShear shear = RayShear::of(ray);
   const std::uint64_t fallbacks_before = exact::fallback_count();
   QueryStats local;
   struct Entry {
-    std::uint32_t index;
+    std::uint32_t child;  // a wide node's index, or WideNode::leaf
+    std::uint32_t begin, end;
     float near;
   };
-  std::array<Entry, max_bvh_depth + 1> stack;
+  std::array<Entry, WideNode::width*(max_bvh_depth + 1)> stack;
   std::size_t top = 0;
-  float near = 0;
-  if (slabs.overlaps(bvh.nodes[0].bounds, ray.t_min, ray.t_max, near)) stack[top++] = {0, near};
-  while (top > 0) {
-    const Entry entry = stack[--top];
-    if (entry.near > ray.t_max) continue;
-    std::uint32_t index = entry.index;
-    bool stop = false;
-    while (true) {
-      const BvhNode& node = bvh.nodes[index];
-      ++local.nodes_visited;
-      if (node.is_leaf()) {
-        for (std::uint32_t slot = node.first; slot < node.first + node.count && !stop; ++slot) {
+  Entry current{0, 0, static_cast<std::uint32_t>(bvh.size()), 0};
+  bool have_current = slabs.overlaps(bvh.nodes[0].bounds, ray.t_min, ray.t_max, current.near);
+  while (have_current) {
+    if (current.near <= ray.t_max) {
+      if (current.child == WideNode::leaf) {
+        for (std::uint32_t slot = current.begin; slot < current.end; ++slot) {
           ++local.triangles_tested;
           const auto hit = intersect(ray, shear, bvh.triangles[slot]);
-          if (hit) stop = !on_hit(Hit{hit->t, bvh.ids[slot], hit->u, hit->v}, ray.t_max);
+          if (hit && !on_hit(Hit{hit->t, bvh.ids[slot], hit->u, hit->v}, ray.t_max)) {
+            have_current = false;
+            break;
+          }
         }
-        break;
-      }
-      const std::uint32_t left = index + 1, right = node.first;
-      float near_left = 0, near_right = 0;
-      const bool hit_left = slabs.overlaps(bvh.nodes[left].bounds, ray.t_min, ray.t_max, near_left);
-      const bool hit_right =
-          slabs.overlaps(bvh.nodes[right].bounds, ray.t_min, ray.t_max, near_right);
-      if (hit_left && hit_right) {
-        const bool left_first = near_left <= near_right;
-        stack[top++] = left_first ? Entry{right, near_right} : Entry{left, near_left};
-        index = left_first ? left : right;
-      } else if (hit_left || hit_right) {
-        index = hit_left ? left : right;
+        if (!have_current) break;
       } else {
-        break;
+        const WideNode& node = bvh.wide[current.child];
+        ++local.nodes_visited;
+        Float4 near;
+        const unsigned mask = wide_slabs.children(node, ray.t_min, ray.t_max, near);
+        if (mask != 0) {
+          alignas(16) float near_lanes[WideNode::width];
+          std::memcpy(near_lanes, &near, sizeof near_lanes);
+          // Push the entered children farthest first (insertion by entry parameter), then
+          // continue with the nearest.
+          const std::size_t base = top;
+          for (unsigned bits = mask; bits != 0; bits &= bits - 1) {
+            const int i = std::countr_zero(bits);
+            if (node.child[i] == WideNode::unused) continue;
+            const Entry child{node.child[i], node.first[i], node.child_end(i, current.end),
+                              near_lanes[i]};
+            std::size_t at = top++;
+            while (at > base && stack[at - 1].near < child.near) {
+              stack[at] = stack[at - 1];
+              --at;
+            }
+            stack[at] = child;
+          }
+        }
       }
     }
-    if (stop) break;
+    have_current = top > 0;
+    if (have_current) current = stack[--top];
   }
   if (stats != nullptr) {
     stats->nodes_visited += local.nodes_visited;

@@ -6,6 +6,7 @@
 #include "trisect/math/exact.hpp"
 
 #include <array>
+#include <bit>
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
@@ -14,7 +15,7 @@ namespace trisect {
 
 /// What a query did, for tests and benchmarks. Counters add up over calls that share it.
 struct QueryStats {
-  std::uint64_t nodes_visited = 0;     ///< Nodes whose box passed the query's node test.
+  std::uint64_t nodes_visited = 0;     ///< Nodes entered (see each query for which).
   std::uint64_t triangles_tested = 0;  ///< Exact leaf tests run.
   std::uint64_t triangles_inside = 0;  ///< Triangles reported untested (node inside the query).
   std::uint64_t exact_fallbacks = 0;   ///< Exact-arithmetic fallbacks taken by this query.
@@ -38,63 +39,109 @@ concept TriangleVisitor = std::invocable<Visit&, TriangleId> &&
                           std::convertible_to < std::invoke_result_t<Visit&, TriangleId>,
 bool > ;
 
+/// Which children of a wide node a query may touch, and which lie inside it: bit i for child
+/// i. Only used lanes may have bits set, and `inside` is a subset of `touching`.
+struct ChildMasks {
+  unsigned touching = 0;
+  unsigned inside = 0;
+};
+
+/// A query that tests the four children of a wide node at once (with SIMD), with the meaning
+/// of `may_touch` and `contains` per child. Queries without it are tested child by child.
+template <class Query>
+concept WideTriangleQuery = TriangleQuery<Query> &&
+    requires(const Query& query, const WideNode& node) {
+  { query.child_masks(node) } -> std::convertible_to<ChildMasks>;
+};
+
 namespace detail {
 
-/// Slots [begin, end) covered by the leaves below node `index` (contiguous by construction).
-[[nodiscard]] inline std::pair<std::uint32_t, std::uint32_t> subtree_slots(const Bvh& bvh,
-                                                                           std::uint32_t index) {
-  std::uint32_t leftmost = index, rightmost = index;
-  while (!bvh.nodes[leftmost].is_leaf()) ++leftmost;
-  while (!bvh.nodes[rightmost].is_leaf()) rightmost = bvh.nodes[rightmost].first;
-  return {bvh.nodes[leftmost].first, bvh.nodes[rightmost].first + bvh.nodes[rightmost].count};
+template <TriangleQuery Query>
+[[nodiscard]] ChildMasks child_masks(const Query& query, const WideNode& node) {
+  if constexpr (WideTriangleQuery<Query>) {
+    return query.child_masks(node);
+  } else {
+    ChildMasks masks;
+    for (int i = 0; i < WideNode::width && node.child[i] != WideNode::unused; ++i) {
+      const Aabb box = node.child_bounds(i);
+      if (!query.may_touch(box)) continue;
+      masks.touching |= 1u << i;
+      if (query.contains(box)) masks.inside |= 1u << i;
+    }
+    return masks;
+  }
+}
+
+/// Reports slots [begin, end): all of them when `inside`, else those whose triangle touches.
+/// Returns false when `visit` stopped.
+template <TriangleQuery Query, TriangleVisitor Visit>
+bool report_slots(const Bvh& bvh, const Query& query, Visit& visit, std::uint32_t begin,
+                  std::uint32_t end, bool inside, QueryStats& stats) {
+  if (inside) {
+    stats.triangles_inside += end - begin;
+    for (std::uint32_t slot = begin; slot < end; ++slot)
+      if (!visit(bvh.ids[slot])) return false;
+    return true;
+  }
+  for (std::uint32_t slot = begin; slot < end; ++slot) {
+    ++stats.triangles_tested;
+    if (query.touches(bvh.triangles[slot]) && !visit(bvh.ids[slot])) return false;
+  }
+  return true;
 }
 
 }  // namespace detail
 
 /// Calls `visit(id)` once for every triangle that touches `query`, in no particular order,
 /// until `visit` returns false. Returns false when stopped early, true otherwise. Depth-first
-/// over the BVH with a fixed stack (the builder bounds the depth by `max_bvh_depth`); a node
-/// that lies inside the query reports its whole subtree without testing each triangle.
-/// Const and thread-safe. When `stats` is given, adds this query's counts to it.
+/// over the 4-wide nodes with a fixed stack (the builder bounds the depth by `max_bvh_depth`,
+/// and each level pushes at most four entries); a child that lies inside the query reports
+/// its whole slot range without testing each triangle. Const and thread-safe. When `stats` is
+/// given, adds this query's counts to it (`nodes_visited` counts the root box and the wide
+/// nodes entered).
 template <TriangleQuery Query, TriangleVisitor Visit>
 bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
                        QueryStats* stats = nullptr) {
   if (bvh.empty()) return true;
   const std::uint64_t fallbacks_before = exact::fallback_count();
   QueryStats local;
-  std::array<std::uint32_t, max_bvh_depth + 1> stack;
+  struct Entry {
+    std::uint32_t index;  // into bvh.wide
+    std::uint32_t end;    // end of its slot range
+  };
+  std::array<Entry, WideNode::width*(max_bvh_depth + 1)> stack;
   std::size_t top = 0;
   bool completed = true;
-  std::uint32_t index = 0;
-  bool have_node = query.may_touch(bvh.nodes[0].bounds);
-  while (have_node) {
-    const BvhNode& node = bvh.nodes[index];
+  const auto size = static_cast<std::uint32_t>(bvh.size());
+  if (query.may_touch(bvh.nodes[0].bounds)) {
     ++local.nodes_visited;
-    const bool inside = query.contains(node.bounds);
-    if (inside || node.is_leaf()) {
-      const auto [begin, end] = inside ? detail::subtree_slots(bvh, index)
-                                       : std::pair{node.first, node.first + node.count};
-      for (std::uint32_t slot = begin; slot < end && completed; ++slot) {
-        if (!inside) ++local.triangles_tested;
-        if (inside || query.touches(bvh.triangles[slot])) completed = visit(bvh.ids[slot]);
+    if (query.contains(bvh.nodes[0].bounds))
+      completed = detail::report_slots(bvh, query, visit, 0, size, true, local);
+    else
+      stack[top++] = {0, size};
+  }
+  while (top > 0 && completed) {
+    const Entry entry = stack[--top];
+    const WideNode& node = bvh.wide[entry.index];
+    ++local.nodes_visited;
+    const ChildMasks masks = detail::child_masks(query, node);
+    unsigned inner = 0;
+    for (unsigned bits = masks.touching; bits != 0 && completed; bits &= bits - 1) {
+      const int i = std::countr_zero(bits);
+      if (node.child[i] == WideNode::unused) continue;  // a query's mask is not trusted here
+      const bool inside = (masks.inside >> i & 1u) != 0;
+      if (!inside && node.child[i] != WideNode::leaf) {
+        inner |= 1u << i;
+        continue;
       }
-      if (inside) local.triangles_inside += end - begin;
-      if (!completed || top == 0) break;
-      index = stack[--top];
-      continue;
+      completed = detail::report_slots(bvh, query, visit, node.first[i],
+                                       node.child_end(i, entry.end), inside, local);
     }
-    const std::uint32_t left = index + 1, right = node.first;
-    const bool go_left = query.may_touch(bvh.nodes[left].bounds);
-    const bool go_right = query.may_touch(bvh.nodes[right].bounds);
-    if (go_left) {
-      if (go_right) stack[top++] = right;
-      index = left;
-    } else if (go_right) {
-      index = right;
-    } else if (top > 0) {
-      index = stack[--top];
-    } else {
-      have_node = false;
+    // Pushed last to first, so that children are entered in slot order.
+    while (inner != 0 && completed) {
+      const int i = static_cast<int>(std::bit_width(inner)) - 1;
+      inner &= ~(1u << i);
+      stack[top++] = {node.child[i], node.child_end(i, entry.end)};
     }
   }
   if (stats != nullptr) {

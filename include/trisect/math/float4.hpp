@@ -1,0 +1,92 @@
+#pragma once
+/// \file
+/// Four floats processed together: SSE on x86-64, plain arrays elsewhere. Only what the
+/// 4-wide BVH traversals need; every operation rounds exactly like its scalar counterpart, so
+/// answers never depend on the instruction set.
+
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace trisect {
+
+#if defined(__SSE2__)
+
+/// Four float lanes.
+struct Float4 {
+  __m128 v;
+
+  /// Lanes p[0..3]; `p` 16-byte aligned.
+  [[nodiscard]] static Float4 load(const float* p) noexcept { return {_mm_load_ps(p)}; }
+  /// `s` in every lane.
+  [[nodiscard]] static Float4 splat(float s) noexcept { return {_mm_set1_ps(s)}; }
+};
+
+inline Float4 operator+(Float4 a, Float4 b) noexcept { return {_mm_add_ps(a.v, b.v)}; }
+inline Float4 operator-(Float4 a, Float4 b) noexcept { return {_mm_sub_ps(a.v, b.v)}; }
+inline Float4 operator*(Float4 a, Float4 b) noexcept { return {_mm_mul_ps(a.v, b.v)}; }
+/// Lane-wise max(a, b); where either is NaN, b (so a NaN in `a` is ignored).
+inline Float4 max_ignoring_nan(Float4 a, Float4 b) noexcept { return {_mm_max_ps(a.v, b.v)}; }
+/// Lane-wise min(a, b); where either is NaN, b (so a NaN in `a` is ignored).
+inline Float4 min_ignoring_nan(Float4 a, Float4 b) noexcept { return {_mm_min_ps(a.v, b.v)}; }
+/// Lane-wise |a|.
+inline Float4 abs(Float4 a) noexcept {
+  return {_mm_and_ps(a.v, _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)))};
+}
+/// Bit i set where lane i of a <= b (false when either is NaN).
+inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
+  return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(a.v, b.v)));
+}
+
+#else
+
+/// Four float lanes.
+struct Float4 {
+  float v[4];
+
+  /// Lanes p[0..3].
+  [[nodiscard]] static Float4 load(const float* p) noexcept { return {{p[0], p[1], p[2], p[3]}}; }
+  /// `s` in every lane.
+  [[nodiscard]] static Float4 splat(float s) noexcept { return {{s, s, s, s}}; }
+};
+
+namespace detail {
+template <class F>
+inline Float4 each_lane(Float4 a, Float4 b, F f) noexcept {
+  return {{f(a.v[0], b.v[0]), f(a.v[1], b.v[1]), f(a.v[2], b.v[2]), f(a.v[3], b.v[3])}};
+}
+}  // namespace detail
+
+inline Float4 operator+(Float4 a, Float4 b) noexcept {
+  return detail::each_lane(a, b, [](float x, float y) { return x + y; });
+}
+inline Float4 operator-(Float4 a, Float4 b) noexcept {
+  return detail::each_lane(a, b, [](float x, float y) { return x - y; });
+}
+inline Float4 operator*(Float4 a, Float4 b) noexcept {
+  return detail::each_lane(a, b, [](float x, float y) { return x * y; });
+}
+/// Lane-wise max(a, b); where either is NaN, b (so a NaN in `a` is ignored).
+inline Float4 max_ignoring_nan(Float4 a, Float4 b) noexcept {
+  return detail::each_lane(a, b, [](float x, float y) { return x > y ? x : y; });
+}
+/// Lane-wise min(a, b); where either is NaN, b (so a NaN in `a` is ignored).
+inline Float4 min_ignoring_nan(Float4 a, Float4 b) noexcept {
+  return detail::each_lane(a, b, [](float x, float y) { return x < y ? x : y; });
+}
+/// Lane-wise |a|.
+inline Float4 abs(Float4 a) noexcept {
+  return detail::each_lane(a, a, [](float x, float) { return x < 0 ? -x : x; });
+}
+/// Bit i set where lane i of a <= b (false when either is NaN).
+inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
+  unsigned mask = 0;
+  for (int i = 0; i < 4; ++i) mask |= (a.v[i] <= b.v[i] ? 1u : 0u) << i;
+  return mask;
+}
+
+#endif
+
+}  // namespace trisect
