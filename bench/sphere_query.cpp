@@ -1,6 +1,7 @@
 // Sphere queries: which triangles touch a closed ball, answered as sorted input ids.
 //
-// Queries: balls of radius 0.1%, 1% or 10% of the scene's diagonal, centred on random points of
+// Queries: balls whose diameter is 0.1%, 1% or 10% of the scene's diagonal (like the boxes of
+// box_query.cpp), centred on random points of
 // the scene's triangles. One iteration answers a batch of them (1000 balls for 0.1pct and 1pct,
 // 100 for 10pct), each answer a sorted std::vector of ids.
 //
@@ -41,7 +42,7 @@ const std::vector<Sphere>& query_spheres(const std::string& scene_name,
   auto& spheres = cache[{scene_name, variant}];
   if (spheres.empty()) {
     const bench::Scene& scene = bench::scene(scene_name);
-    const float radius = bench::percent_of(variant) * scene.diagonal();
+    const float radius = 0.5f * bench::percent_of(variant) * scene.diagonal();
     for (const trisect::Vec3& center : bench::surface_points(scene, batch_size(variant), 11))
       spheres.push_back(Sphere{center, radius});
   }

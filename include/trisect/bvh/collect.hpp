@@ -4,10 +4,10 @@
 
 #include "trisect/bvh/box_query.hpp"
 #include "trisect/bvh/plane_query.hpp"
+#include "trisect/bvh/sort_ids.hpp"
 #include "trisect/bvh/sphere_query.hpp"
 #include "trisect/bvh/traverse.hpp"
 
-#include <algorithm>
 #include <vector>
 
 namespace trisect {
@@ -42,7 +42,7 @@ requires TriangleQuery<QueryOrShape> || QueryShape<QueryOrShape>
         return true;
       },
       stats);
-  std::sort(ids.begin(), ids.end());
+  sort_ids(ids, bvh.size());
   return ids;
 }
 
