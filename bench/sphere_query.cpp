@@ -1,9 +1,9 @@
 // Sphere queries: which triangles touch a closed ball, answered as sorted input ids.
 //
 // Queries: balls whose diameter is 0.1%, 1% or 10% of the scene's diagonal (like the boxes of
-// box_query.cpp), centred on random points of
-// the scene's triangles. One iteration answers a batch of them (1000 balls for 0.1pct and 1pct,
-// 100 for 10pct), each answer a sorted std::vector of ids.
+// box_query.cpp), centred on random points of the scene's triangles. One iteration answers a
+// batch of them (1000 balls for 0.1pct and 1pct, 100 for 10pct), each answer a sorted
+// std::vector of ids.
 //
 //   trisect             trisect::collect_touching(bvh, sphere) per ball.
 //   embree_pointquery   the triangle mesh (RTC_GEOMETRY_TYPE_TRIANGLE, RTC_BUILD_QUALITY_MEDIUM,
