@@ -4,6 +4,7 @@
 
 #include "trisect/bvh/traverse.hpp"
 #include "trisect/geometry/plane_point.hpp"
+#include "trisect/math/float4.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
@@ -19,9 +20,18 @@ namespace trisect {
 /// coordinates are bounded by M per axis, that sum is at most sum |n_i| M_i + |d|, so one bound
 /// per query decides every point in it unless the value is within the bound, where `classify`
 /// takes over exactly.
+///
+/// Node tests of four children at once run in float: the lowest and highest box corners along
+/// the normal give n·x - d with three products and three sums, each rounding by at most u (the
+/// float unit roundoff), so the error stays below 6u (Higham's gamma_6, rounded up to 8u)
+/// times the same magnitude bound (plus the error of products that underflow). Such a test only
+/// prunes subtrees that are certainly off the plane, so it need not be exact; where float could
+/// overflow it is not used.
 struct PlaneQuery {
   Plane plane;             ///< Finite, non-zero normal.
   double error_bound = 0;  ///< Valid for points inside the region given to `within`.
+  /// Error bound of the float child tests, or +inf when they must not be used.
+  float float_error_bound = std::numeric_limits<float>::infinity();
 
   /// The query for `plane` over points inside `region` (the BVH's bounds).
   [[nodiscard]] static PlaneQuery within(const Plane& plane, const Aabb& region) {
@@ -33,7 +43,12 @@ struct PlaneQuery {
       magnitude += std::fabs(double(plane.normal[axis])) * extent;
     }
     // 4u > gamma_3, with room for the rounding of this bound itself.
-    return {plane, 4.0 * exact::unit_roundoff * magnitude};
+    // Plus a few of the smallest subnormals for products that underflow.
+    const double float_bound = 8.0 * 0x1p-24 * magnitude + 0x1p-146;
+    const bool float_safe = magnitude < 1e30;  // no product or sum can overflow
+    return {plane, 4.0 * exact::unit_roundoff * magnitude,
+            float_safe ? static_cast<float>(float_bound * (1 + 1e-6))
+                       : std::numeric_limits<float>::infinity()};
   }
 
   /// Exact side of `point` (inside the region): -1, 0 or +1.
@@ -59,6 +74,30 @@ struct PlaneQuery {
   }
 
   [[nodiscard]] static constexpr bool contains(const Aabb&) noexcept { return false; }
+
+  /// `may_touch` for four children at once: conservative in float (see the type's comment),
+  /// or child by child where float is not safe.
+  [[nodiscard]] ChildMasks child_masks(const WideNode& node) const {
+    if (std::isinf(float_error_bound)) {
+      unsigned touching = 0;
+      for (int i = 0; i < WideNode::width && node.child[i] != WideNode::unused; ++i)
+        touching |= (may_touch(node.child_bounds(i)) ? 1u : 0u) << i;
+      return {touching, 0};
+    }
+    Float4 low = Float4::splat(-plane.d), high = low;
+    for (int axis = 0; axis < 3; ++axis) {
+      const float n = plane.normal[axis];
+      const Float4 weight = Float4::splat(n);
+      const Float4 lower = Float4::load(node.bounds[2 * axis]);
+      const Float4 upper = Float4::load(node.bounds[2 * axis + 1]);
+      low = low + weight * (n >= 0 ? lower : upper);
+      high = high + weight * (n >= 0 ? upper : lower);
+    }
+    const Float4 bound = Float4::splat(float_error_bound);
+    const Float4 minus_bound = Float4::splat(-float_error_bound);
+    // Unused lanes hold empty boxes, whose low is +inf or NaN (inf - inf): never touching.
+    return {less_equal_mask(low, bound) & less_equal_mask(minus_bound, high), 0};
+  }
 
   [[nodiscard]] bool touches(const Triangle& triangle) const {
     // Usually all three values are far from zero; decide them together before any fallback.

@@ -115,7 +115,15 @@ void traverse_ray(const Bvh& bvh, Ray ray, OnHit&& on_hit, QueryStats* stats) {
         ++local.nodes_visited;
         Float4 near;
         const unsigned mask = wide_slabs.children(node, ray.t_min, ray.t_max, near);
-        if (mask != 0) {
+        if (mask != 0 && (mask & (mask - 1)) == 0) {
+          // One child entered (the common case): go on with it, no stack traffic.
+          const int i = std::countr_zero(mask);
+          if (node.child[i] != WideNode::unused) {
+            current = {node.child[i], node.first[i], node.child_end(i, current.end), 0.0f};
+            std::memcpy(&current.near, reinterpret_cast<const float*>(&near) + i, sizeof(float));
+            continue;
+          }
+        } else if (mask != 0) {
           alignas(16) float near_lanes[WideNode::width];
           std::memcpy(near_lanes, &near, sizeof near_lanes);
           // Push the entered children farthest first (insertion by entry parameter), then

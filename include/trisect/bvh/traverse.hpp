@@ -72,6 +72,47 @@ template <TriangleQuery Query>
   }
 }
 
+/// Asks for the memory of the children in `mask`: a wide node's two cache lines, a leaf's
+/// first triangles. Queries that visit many nodes (planes above all) otherwise wait on memory
+/// for most of their time.
+inline void prefetch_children(const Bvh& bvh, const WideNode& node, unsigned mask) noexcept {
+  for (; mask != 0; mask &= mask - 1) {
+    const int i = std::countr_zero(mask);
+    const std::uint32_t child = node.child[i];
+    if (child == WideNode::unused) continue;
+    const char* at = child == WideNode::leaf
+                         ? reinterpret_cast<const char*>(bvh.triangles.data() + node.first[i])
+                         : reinterpret_cast<const char*>(bvh.wide.data() + child);
+    __builtin_prefetch(at);
+    __builtin_prefetch(at + 64);
+  }
+}
+
+/// A first-in first-out queue of a few leaves' slot ranges.
+class LeafQueue {
+ public:
+  struct Range {
+    std::uint32_t begin, end;
+  };
+  [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+  [[nodiscard]] bool full() const noexcept { return count_ == capacity; }
+  void push(Range range) noexcept {
+    ranges_[(head_ + count_) % capacity] = range;
+    ++count_;
+  }
+  Range pop() noexcept {
+    const Range range = ranges_[head_];
+    head_ = (head_ + 1) % capacity;
+    --count_;
+    return range;
+  }
+
+ private:
+  static constexpr std::size_t capacity = 8;  // a power of two
+  std::array<Range, capacity> ranges_;
+  std::size_t head_ = 0, count_ = 0;
+};
+
 /// Reports slots [begin, end): all of them when `inside`, else those whose triangle touches.
 /// Returns false when `visit` stopped.
 template <TriangleQuery Query, TriangleVisitor Visit>
@@ -112,6 +153,9 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
   std::array<Entry, WideNode::width*(max_bvh_depth + 1)> stack;
   std::size_t top = 0;
   bool completed = true;
+  // Leaves to test wait in a small queue while their triangles, prefetched when their parent
+  // was entered, arrive from memory; the traversal meanwhile goes on (software pipelining).
+  detail::LeafQueue pending;
   const auto size = static_cast<std::uint32_t>(bvh.size());
   if (query.may_touch(bvh.nodes[0].bounds)) {
     ++local.nodes_visited;
@@ -125,17 +169,24 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
     const WideNode& node = bvh.wide[entry.index];
     ++local.nodes_visited;
     const ChildMasks masks = detail::child_masks(query, node);
+    detail::prefetch_children(bvh, node, masks.touching);
     unsigned inner = 0;
     for (unsigned bits = masks.touching; bits != 0 && completed; bits &= bits - 1) {
       const int i = std::countr_zero(bits);
       if (node.child[i] == WideNode::unused) continue;  // a query's mask is not trusted here
-      const bool inside = (masks.inside >> i & 1u) != 0;
-      if (!inside && node.child[i] != WideNode::leaf) {
+      const std::uint32_t begin = node.first[i], end = node.child_end(i, entry.end);
+      if ((masks.inside >> i & 1u) != 0) {
+        completed = detail::report_slots(bvh, query, visit, begin, end, true, local);
+      } else if (node.child[i] != WideNode::leaf) {
         inner |= 1u << i;
-        continue;
+      } else {
+        if (pending.full()) {
+          const auto oldest = pending.pop();
+          completed =
+              detail::report_slots(bvh, query, visit, oldest.begin, oldest.end, false, local);
+        }
+        pending.push({begin, end});
       }
-      completed = detail::report_slots(bvh, query, visit, node.first[i],
-                                       node.child_end(i, entry.end), inside, local);
     }
     // Pushed last to first, so that children are entered in slot order.
     while (inner != 0 && completed) {
@@ -143,6 +194,10 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
       inner &= ~(1u << i);
       stack[top++] = {node.child[i], node.child_end(i, entry.end)};
     }
+  }
+  while (!pending.empty() && completed) {
+    const auto oldest = pending.pop();
+    completed = detail::report_slots(bvh, query, visit, oldest.begin, oldest.end, false, local);
   }
   if (stats != nullptr) {
     stats->nodes_visited += local.nodes_visited;

@@ -57,7 +57,14 @@ namespace detail {
 /// ray's direction are never hit (decided exactly). Both faces count.
 [[nodiscard]] inline std::optional<RayTriangleHit> intersect(const Ray& ray, const RayShear& shear,
                                                              const Triangle& triangle) {
-  const Vec3 a = triangle.a - ray.origin, b = triangle.b - ray.origin, c = triangle.c - ray.origin;
+  // Vertices relative to the origin, as arrays: indexing a glm vector by a run-time axis is
+  // a switch, indexing an array is one load.
+  float a[3], b[3], c[3];
+  for (int axis = 0; axis < 3; ++axis) {
+    a[axis] = triangle.a[axis] - ray.origin[axis];
+    b[axis] = triangle.b[axis] - ray.origin[axis];
+    c[axis] = triangle.c[axis] - ray.origin[axis];
+  }
   const float ax = a[shear.kx] - shear.sx * a[shear.kz], ay = a[shear.ky] - shear.sy * a[shear.kz];
   const float bx = b[shear.kx] - shear.sx * b[shear.kz], by = b[shear.ky] - shear.sy * b[shear.kz];
   const float cx = c[shear.kx] - shear.sx * c[shear.kz], cy = c[shear.ky] - shear.sy * c[shear.kz];
