@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -133,6 +134,20 @@ TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") 
   }
 }
 
+// `plane` times the power of two that brings its magnitude over the BVH's bounds
+// (sum |n_i| max|x_i| + |d|) to about 2^101, or nothing when a coefficient would overflow.
+std::optional<Plane> scaled_past_float_tests(const Bvh& bvh, const Plane& plane) {
+  const Aabb bounds = bvh.bounds();
+  double magnitude = std::fabs(double(plane.d));
+  for (int axis = 0; axis < 3; ++axis)
+    magnitude += std::fabs(double(plane.normal[axis])) *
+                 std::max(std::fabs(double(bounds.min[axis])), std::fabs(double(bounds.max[axis])));
+  const float scale = std::ldexp(1.0f, 101 - std::ilogb(magnitude));
+  const Plane scaled{plane.normal * scale, plane.d * scale};
+  if (!is_finite(scaled.normal) || !std::isfinite(scaled.d)) return std::nullopt;
+  return scaled;
+}
+
 TEST_CASE("box, plane and sphere queries equal brute force on every scene", "[bvh]") {
   for (const Scene& scene : all_scenes()) {
     INFO(scene.name);
@@ -147,7 +162,16 @@ TEST_CASE("box, plane and sphere queries equal brute force on every scene", "[bv
       REQUIRE(collect_touching(bvh, box) == expected);
       REQUIRE(any_touching(bvh, box) == !expected.empty());
       const Plane plane = make.plane();
-      REQUIRE(collect_touching(bvh, plane) == brute_force(scene, plane));
+      const auto expected_plane = brute_force(scene, plane);
+      REQUIRE(collect_touching(bvh, plane) == expected_plane);
+      // The same plane scaled by a power of two (exact) so that |n|·|x| + |d| reaches 1e30:
+      // too large for the float child tests, so the traversal takes the exact child-by-child
+      // path, with the same answer.
+      if (const auto scaled = scaled_past_float_tests(bvh, plane)) {
+        REQUIRE(make_query(bvh, *scaled).float_error_bound ==
+                std::numeric_limits<float>::infinity());
+        REQUIRE(collect_touching(bvh, *scaled) == expected_plane);
+      }
       const Sphere sphere = make.sphere(size);
       REQUIRE(collect_touching(bvh, sphere) == brute_force(scene, sphere));
     }
