@@ -1,5 +1,5 @@
 #pragma once
-// Collapsing a binary BVH into 4-wide nodes.
+// Collapsing a binary BVH into 8-wide nodes.
 
 #include "trisect/bvh/bvh.hpp"
 
@@ -7,9 +7,9 @@
 
 namespace trisect::detail {
 
-/// The 4-wide form of the binary tree `nodes` (depth-first, as `Bvh::nodes`; not empty):
+/// The 8-wide form of the binary tree `nodes` (depth-first, as `Bvh::nodes`; not empty):
 /// each wide node takes a binary node's two children and keeps opening its largest inner child
-/// (by surface area) until it has four children or only leaves, the greedy collapse of
+/// (by surface area) until it has eight children or only leaves, the greedy collapse of
 /// Wald et al. ("Embree: A Kernel Framework for Efficient CPU Ray Tracing", 2014). Children
 /// stay in slot order; wide nodes are stored depth-first. A binary root that is a leaf gives
 /// one wide node with that leaf as its only child. Deterministic.

@@ -285,7 +285,7 @@ TEST_CASE("infinite box bounds and an infinite radius answer as half-spaces and 
   CHECK_THROWS_AS(collect_touching(bvh, Aabb{Vec3(std::nanf("")), Vec3(1.0f)}), InvalidInput);
 }
 
-TEST_CASE("wide nodes collapse the binary tree: 2 to 4 children, same leaves", "[bvh]") {
+TEST_CASE("wide nodes collapse the binary tree: 2 to 8 children, same leaves", "[bvh]") {
   for (const Scene& scene : all_scenes()) {
     INFO(scene.name);
     const TriangleSoup soup = scene.soup();

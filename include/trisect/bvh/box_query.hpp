@@ -21,16 +21,22 @@ struct BoxQuery {
   [[nodiscard]] bool contains(const Aabb& node) const noexcept {
     return box.contains(node.min) & box.contains(node.max);  // nodes are never empty
   }
-  /// `may_touch` and `contains` for four children at once; the same exact comparisons.
+  /// `may_touch` and `contains` for all children of a wide node at once; the same exact
+  /// comparisons.
   [[nodiscard]] ChildMasks child_masks(const WideNode& node) const noexcept {
-    unsigned touching = 0xfu, inside = 0xfu;
-    for (int axis = 0; axis < 3; ++axis) {
-      const Float4 lower = Float4::load(node.bounds[2 * axis]);
-      const Float4 upper = Float4::load(node.bounds[2 * axis + 1]);
-      const Float4 query_min = Float4::splat(box.min[axis]);
-      const Float4 query_max = Float4::splat(box.max[axis]);
-      touching &= less_equal_mask(lower, query_max) & less_equal_mask(query_min, upper);
-      inside &= less_equal_mask(query_min, lower) & less_equal_mask(upper, query_max);
+    unsigned touching = 0, inside = 0;
+    for (int group = 0; group < WideNode::groups; ++group) {
+      unsigned group_touching = 0xfu, group_inside = 0xfu;
+      for (int axis = 0; axis < 3; ++axis) {
+        const Float4 lower = Float4::load(node.bounds[2 * axis] + 4 * group);
+        const Float4 upper = Float4::load(node.bounds[2 * axis + 1] + 4 * group);
+        const Float4 query_min = Float4::splat(box.min[axis]);
+        const Float4 query_max = Float4::splat(box.max[axis]);
+        group_touching &= less_equal_mask(lower, query_max) & less_equal_mask(query_min, upper);
+        group_inside &= less_equal_mask(query_min, lower) & less_equal_mask(upper, query_max);
+      }
+      touching |= group_touching << (4 * group);
+      inside |= group_inside << (4 * group);
     }
     return {touching, inside & touching};  // unused lanes are empty boxes: never touching
   }

@@ -13,8 +13,11 @@ struct BuildOptions {
   std::uint32_t max_leaf_size = 8;
   /// SAH bins per axis (Wald 2007 uses 16 to 32). Must be in [2, 64].
   std::uint32_t bin_count = 16;
-  /// Cost of visiting an inner node, relative to `intersection_cost`.
-  float traversal_cost = 1.0f;
+  /// Cost of visiting an inner node, relative to `intersection_cost`. The default 2 reflects
+  /// the queries' 8-wide node tests and gives leaves of about 3 triangles: on the bunny
+  /// subdivided to 1.1M triangles, 10-25% faster rays, box and plane queries than 1, for a
+  /// unit-cost SAH 2% higher (measured in bench/).
+  float traversal_cost = 2.0f;
   /// Cost of testing one triangle.
   float intersection_cost = 1.0f;
   /// Worker threads; 0 means all the machine has. The tree is identical for any value.

@@ -31,7 +31,7 @@ struct Bvh {
   std::vector<BvhNode> nodes;       ///< Depth-first; nodes[0] is the root when not empty.
   std::vector<Triangle> triangles;  ///< Triangles in leaf-slot order.
   std::vector<TriangleId> ids;      ///< Input id of the triangle in each slot.
-  /// The same tree collapsed to 4-wide nodes, which the queries traverse; wide[0] is the root
+  /// The same tree collapsed to 8-wide nodes, which the queries traverse; wide[0] is the root
   /// (its range is every slot). Same slots and leaves as `nodes`.
   std::vector<WideNode> wide;
 

@@ -21,7 +21,7 @@ namespace trisect {
 /// per query decides every point in it unless the value is within the bound, where `classify`
 /// takes over exactly.
 ///
-/// Node tests of four children at once run in float: the lowest and highest box corners along
+/// Node tests of all children at once run in float: the lowest and highest box corners along
 /// the normal give n·x - d with three products and three sums, each rounding by at most u (the
 /// float unit roundoff), so the error stays below 6u (Higham's gamma_6, rounded up to 8u)
 /// times the same magnitude bound (plus the error of products that underflow). Such a test only
@@ -75,8 +75,8 @@ struct PlaneQuery {
 
   [[nodiscard]] static constexpr bool contains(const Aabb&) noexcept { return false; }
 
-  /// `may_touch` for four children at once: conservative in float (see the type's comment),
-  /// or child by child where float is not safe.
+  /// `may_touch` for all children of a wide node at once: conservative in float (see the type's
+  /// comment), or child by child where float is not safe.
   [[nodiscard]] ChildMasks child_masks(const WideNode& node) const {
     if (std::isinf(float_error_bound)) {
       unsigned touching = 0;
@@ -84,19 +84,24 @@ struct PlaneQuery {
         touching |= (may_touch(node.child_bounds(i)) ? 1u : 0u) << i;
       return {touching, 0};
     }
-    Float4 low = Float4::splat(-plane.d), high = low;
-    for (int axis = 0; axis < 3; ++axis) {
-      const float n = plane.normal[axis];
-      const Float4 weight = Float4::splat(n);
-      const Float4 lower = Float4::load(node.bounds[2 * axis]);
-      const Float4 upper = Float4::load(node.bounds[2 * axis + 1]);
-      low = low + weight * (n >= 0 ? lower : upper);
-      high = high + weight * (n >= 0 ? upper : lower);
+    const Float4 upper_bound = Float4::splat(float_error_bound);
+    const Float4 lower_bound = Float4::splat(-float_error_bound);
+    unsigned touching = 0;
+    for (int group = 0; group < WideNode::groups; ++group) {
+      Float4 low = Float4::splat(-plane.d), high = low;
+      for (int axis = 0; axis < 3; ++axis) {
+        const float n = plane.normal[axis];
+        const Float4 weight = Float4::splat(n);
+        const Float4 lower = Float4::load(node.bounds[2 * axis] + 4 * group);
+        const Float4 upper = Float4::load(node.bounds[2 * axis + 1] + 4 * group);
+        low = low + weight * (n >= 0 ? lower : upper);
+        high = high + weight * (n >= 0 ? upper : lower);
+      }
+      // Unused lanes hold empty boxes, whose low is +inf or NaN (inf - inf): never touching.
+      touching |= (less_equal_mask(low, upper_bound) & less_equal_mask(lower_bound, high))
+                  << (4 * group);
     }
-    const Float4 bound = Float4::splat(float_error_bound);
-    const Float4 minus_bound = Float4::splat(-float_error_bound);
-    // Unused lanes hold empty boxes, whose low is +inf or NaN (inf - inf): never touching.
-    return {less_equal_mask(low, bound) & less_equal_mask(minus_bound, high), 0};
+    return {touching, 0};
   }
 
   [[nodiscard]] bool touches(const Triangle& triangle) const {

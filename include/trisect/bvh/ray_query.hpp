@@ -26,7 +26,7 @@ struct Hit {
 
 namespace detail {
 
-/// The slab test of `RaySlabs` for the four children of a wide node at once, with the same
+/// The slab test of `RaySlabs` for all children of a wide node at once, with the same
 /// conservative widening and the same treatment of NaN (an axis the ray does not move along
 /// and whose plane holds the origin does not constrain it). Each axis's entry and exit rows
 /// are picked once per ray by the direction's sign, so an empty (unused) lane always misses.
@@ -47,35 +47,42 @@ struct WideRaySlabs {
     return wide;
   }
 
-  /// Bit i set when the ray, for t in [t_min, t_max], may touch child i; `near` receives the
-  /// entry parameters.
+  /// Bit i set when the ray, for t in [t_min, t_max], may touch child i; `near[i]` receives
+  /// its entry parameter.
   [[nodiscard]] unsigned children(const WideNode& node, float t_min, float t_max,
-                                  Float4& near) const noexcept {
-    near = Float4::splat(t_min);
-    Float4 far = Float4::splat(t_max);
-    for (int axis = 0; axis < 3; ++axis) {
-      const Float4 entry =
-          (Float4::load(node.bounds[entry_row[axis]]) - origin[axis]) * inverse[axis];
-      const Float4 exit =
-          (Float4::load(node.bounds[exit_row[axis]]) - origin[axis]) * inverse[axis];
-      near = max_ignoring_nan(entry, near);
-      far = min_ignoring_nan(exit, far);
-    }
+                                  float (&near)[WideNode::width]) const noexcept {
     const Float4 slack = Float4::splat(RaySlabs::relative_slack);
-    near = near - abs(near) * slack;
-    far = far + abs(far) * slack;
-    return less_equal_mask(near, far);
+    unsigned mask = 0;
+    for (int group = 0; group < WideNode::groups; ++group) {
+      Float4 entered = Float4::splat(t_min), exited = Float4::splat(t_max);
+      for (int axis = 0; axis < 3; ++axis) {
+        const Float4 entry =
+            (Float4::load(node.bounds[entry_row[axis]] + 4 * group) - origin[axis]) * inverse[axis];
+        const Float4 exit =
+            (Float4::load(node.bounds[exit_row[axis]] + 4 * group) - origin[axis]) * inverse[axis];
+        entered = max_ignoring_nan(entry, entered);
+        exited = min_ignoring_nan(exit, exited);
+      }
+      entered = entered - abs(entered) * slack;
+      exited = exited + abs(exited) * slack;
+      std::memcpy(near + 4 * group, &entered, 4 * sizeof(float));
+      mask |= less_equal_mask(entered, exited) << (4 * group);
+    }
+    return mask;
   }
 };
 
-/// Asks for the memory of a child about to be stacked: a wide node's two cache lines, or a
+/// Asks for the memory of a child about to be stacked: a wide node's cache lines, or a
 /// leaf's first triangles. Random rays spend most of their time waiting for nodes otherwise.
 inline void prefetch(const Bvh& bvh, std::uint32_t child, std::uint32_t first_slot) noexcept {
-  const char* at = child == WideNode::leaf
-                       ? reinterpret_cast<const char*>(bvh.triangles.data() + first_slot)
-                       : reinterpret_cast<const char*>(bvh.wide.data() + child);
-  __builtin_prefetch(at);
-  __builtin_prefetch(at + 64);
+  if (child == WideNode::leaf) {
+    const char* at = reinterpret_cast<const char*>(bvh.triangles.data() + first_slot);
+    __builtin_prefetch(at);
+    __builtin_prefetch(at + 64);
+    return;
+  }
+  const char* at = reinterpret_cast<const char*>(bvh.wide.data() + child);
+  for (std::size_t line = 0; line < sizeof(WideNode); line += 64) __builtin_prefetch(at + line);
 }
 
 /// Ordered depth-first ray traversal over the wide nodes: the children a ray enters are
@@ -113,19 +120,16 @@ void traverse_ray(const Bvh& bvh, Ray ray, OnHit&& on_hit, QueryStats* stats) {
       } else {
         const WideNode& node = bvh.wide[current.child];
         ++local.nodes_visited;
-        Float4 near;
+        alignas(16) float near[WideNode::width];
         const unsigned mask = wide_slabs.children(node, ray.t_min, ray.t_max, near);
         if (mask != 0 && (mask & (mask - 1)) == 0) {
           // One child entered (the common case): go on with it, no stack traffic.
           const int i = std::countr_zero(mask);
           if (node.child[i] != WideNode::unused) {
-            current = {node.child[i], node.first[i], node.child_end(i, current.end), 0.0f};
-            std::memcpy(&current.near, reinterpret_cast<const float*>(&near) + i, sizeof(float));
+            current = {node.child[i], node.first[i], node.child_end(i, current.end), near[i]};
             continue;
           }
         } else if (mask != 0) {
-          alignas(16) float near_lanes[WideNode::width];
-          std::memcpy(near_lanes, &near, sizeof near_lanes);
           // Push the entered children farthest first (insertion by entry parameter), then
           // continue with the nearest.
           const std::size_t base = top;
@@ -133,7 +137,7 @@ void traverse_ray(const Bvh& bvh, Ray ray, OnHit&& on_hit, QueryStats* stats) {
             const int i = std::countr_zero(bits);
             if (node.child[i] == WideNode::unused) continue;
             const Entry child{node.child[i], node.first[i], node.child_end(i, current.end),
-                              near_lanes[i]};
+                              near[i]};
             prefetch(bvh, child.child, child.begin);
             std::size_t at = top++;
             while (at > base && stack[at - 1].near < child.near) {

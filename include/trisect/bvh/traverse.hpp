@@ -46,7 +46,7 @@ struct ChildMasks {
   unsigned inside = 0;
 };
 
-/// A query that tests the four children of a wide node at once (with SIMD), with the meaning
+/// A query that tests all children of a wide node at once (with SIMD), with the meaning
 /// of `may_touch` and `contains` per child. Queries without it are tested child by child.
 template <class Query>
 concept WideTriangleQuery = TriangleQuery<Query> &&
@@ -72,7 +72,7 @@ template <TriangleQuery Query>
   }
 }
 
-/// Asks for the memory of the children in `mask`: a wide node's two cache lines, a leaf's
+/// Asks for the memory of the children in `mask`: a wide node's cache lines, a leaf's
 /// first triangles. Queries that visit many nodes (planes above all) otherwise wait on memory
 /// for most of their time.
 inline void prefetch_children(const Bvh& bvh, const WideNode& node, unsigned mask) noexcept {
@@ -80,11 +80,14 @@ inline void prefetch_children(const Bvh& bvh, const WideNode& node, unsigned mas
     const int i = std::countr_zero(mask);
     const std::uint32_t child = node.child[i];
     if (child == WideNode::unused) continue;
-    const char* at = child == WideNode::leaf
-                         ? reinterpret_cast<const char*>(bvh.triangles.data() + node.first[i])
-                         : reinterpret_cast<const char*>(bvh.wide.data() + child);
-    __builtin_prefetch(at);
-    __builtin_prefetch(at + 64);
+    if (child == WideNode::leaf) {
+      const char* at = reinterpret_cast<const char*>(bvh.triangles.data() + node.first[i]);
+      __builtin_prefetch(at);
+      __builtin_prefetch(at + 64);
+      continue;
+    }
+    const char* at = reinterpret_cast<const char*>(bvh.wide.data() + child);
+    for (std::size_t line = 0; line < sizeof(WideNode); line += 64) __builtin_prefetch(at + line);
   }
 }
 
@@ -135,8 +138,8 @@ bool report_slots(const Bvh& bvh, const Query& query, Visit& visit, std::uint32_
 
 /// Calls `visit(id)` once for every triangle that touches `query`, in no particular order,
 /// until `visit` returns false. Returns false when stopped early, true otherwise. Depth-first
-/// over the 4-wide nodes with a fixed stack (the builder bounds the depth by `max_bvh_depth`,
-/// and each level pushes at most four entries); a child that lies inside the query reports
+/// over the 8-wide nodes with a fixed stack (the builder bounds the depth by `max_bvh_depth`,
+/// and each level adds at most seven entries); a child that lies inside the query reports
 /// its whole slot range without testing each triangle. Const and thread-safe. When `stats` is
 /// given, adds this query's counts to it (`nodes_visited` counts the root box and the wide
 /// nodes entered).

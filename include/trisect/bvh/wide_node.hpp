@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The 4-wide node layout the queries traverse: four child boxes side by side so that one
-/// SIMD test decides all four (Wald, Benthin & Boulos, "Getting Rid of Packets", 2008; Dammertz
+/// The 8-wide node layout the queries traverse: eight child boxes side by side so that a few
+/// SIMD tests decide all eight (Wald, Benthin & Boulos, "Getting Rid of Packets", 2008; Dammertz
 /// et al., "Shallow Bounding Volume Hierarchies for Fast SIMD Ray Tracing of Incoherent Rays",
 /// 2008). Built by collapsing the binary tree, whose slot order it keeps.
 
@@ -11,14 +11,16 @@
 
 namespace trisect {
 
-/// Up to four children, 128 bytes (two cache lines). Bounds are structure-of-arrays, ordered
+/// Up to eight children, 256 bytes (four cache lines). Bounds are structure-of-arrays, ordered
 /// so that a ray picks each axis's entry and exit planes by offset: `bounds[2 * axis]` holds
 /// the lower faces and `bounds[2 * axis + 1]` the upper ones. Children are in slot order:
 /// child i's subtree covers slots [first[i], first[i + 1]), the last one's ends where the
 /// node's own range ends (its parent knows; the root's is `Bvh::size()`). Unused lanes have
 /// the empty box (lower +inf, upper -inf), `child` = `unused`, and `first` = the node's end.
 struct alignas(64) WideNode {
-  static constexpr int width = 4;
+  static constexpr int width = 8;
+  /// Groups of four lanes, each tested with one `Float4` operation per row.
+  static constexpr int groups = width / 4;
   /// `child` value of a leaf: its triangles are the slots of its range.
   static constexpr std::uint32_t leaf = 0x7fffffffu;
   /// `child` value of an unused lane.
@@ -44,6 +46,6 @@ struct alignas(64) WideNode {
   }
 };
 
-static_assert(sizeof(WideNode) == 128);
+static_assert(sizeof(WideNode) == 256);
 
 }  // namespace trisect

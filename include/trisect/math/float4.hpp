@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Four floats processed together: SSE on x86-64, plain arrays elsewhere. Only what the
-/// 4-wide BVH traversals need; every operation rounds exactly like its scalar counterpart, so
+/// wide BVH traversals need; every operation rounds exactly like its scalar counterpart, so
 /// answers never depend on the instruction set.
 
 #include <cstdint>
