@@ -12,6 +12,7 @@
 #include "trisect/bvh/build.hpp"
 
 #include "box4.hpp"
+#include "huge_pages.hpp"
 #include "trisect/math/validate.hpp"
 #include "wide.hpp"
 
@@ -164,6 +165,8 @@ class Builder {
         size_(soup.size()),
         references_(new Reference[soup.size()]),
         slots_(new Slot[2 * soup.size() - 1]) {
+    detail::advise_huge_pages(references_.get(), size_ * sizeof(Reference));
+    detail::advise_huge_pages(slots_.get(), (2 * size_ - 1) * sizeof(Slot));
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, soup.size(), 4096), [&](const auto& r) {
       for (std::size_t id = r.begin(); id != r.end(); ++id)
         references_[id] = make_reference(soup.triangle(id).bounds(), static_cast<TriangleId>(id));
@@ -179,6 +182,8 @@ class Builder {
     bvh.nodes.reserve(2 * size_ - 1);
     bvh.triangles.reserve(size_);
     bvh.ids.reserve(size_);
+    detail::advise_huge_pages(bvh.nodes.data(), bvh.nodes.capacity() * sizeof(BvhNode));
+    detail::advise_huge_pages(bvh.triangles.data(), bvh.triangles.capacity() * sizeof(Triangle));
     append_subtree(0, soup, bvh);
     bvh.wide = detail::collapse_to_wide(bvh.nodes);
     return bvh;

@@ -1,5 +1,7 @@
 #include "wide.hpp"
 
+#include "huge_pages.hpp"
+
 #include <limits>
 #include <utility>
 
@@ -13,12 +15,14 @@ float half_area(const Aabb& box) {
 
 class Collapser {
  public:
-  explicit Collapser(const std::vector<BvhNode>& nodes) : nodes_(nodes) {
-    wide_.reserve(nodes.size() / 3 + 1);
-  }
+  explicit Collapser(const std::vector<BvhNode>& nodes) : nodes_(nodes) {}
 
   std::vector<WideNode> run() && {
-    emit_node(nodes_[0].is_leaf() ? single(0) : children_of(0));
+    const Children root = nodes_[0].is_leaf() ? single(0) : children_of(0);
+    // Counted first so that the array is allocated once, at its exact size.
+    wide_.reserve(count_nodes(root));
+    advise_huge_pages(wide_.data(), wide_.capacity() * sizeof(WideNode));
+    emit_node(root);
     return std::move(wide_);
   }
 
@@ -71,6 +75,15 @@ class Collapser {
   [[nodiscard]] std::uint32_t end_slot(std::uint32_t index) const {
     while (!nodes_[index].is_leaf()) index = nodes_[index].first;
     return nodes_[index].first + nodes_[index].count;
+  }
+
+  // Number of wide nodes emit_node(children) appends.
+  [[nodiscard]] std::size_t count_nodes(const Children& children) const {
+    std::size_t count = 1;
+    for (int i = 0; i < children.count; ++i)
+      if (!nodes_[children.index[i]].is_leaf())
+        count += count_nodes(children_of(children.index[i]));
+    return count;
   }
 
   // Appends the wide node over `children` and, depth-first, the wide nodes below it.
