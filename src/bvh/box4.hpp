@@ -30,6 +30,10 @@ inline void store(float* p, Lanes a) { _mm_storeu_ps(p, a); }
 inline Lanes load_xyz(const float* p) {
   return _mm_and_ps(_mm_load_ps(p), _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)));
 }
+/// Lanes of `a` (non-negative, finite) truncated to integers.
+inline void truncate_to_int(Lanes a, std::uint32_t (&out)[4]) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_cvttps_epi32(a));
+}
 #else
 struct Lanes {
   float v[4];
@@ -58,6 +62,9 @@ inline Lanes mul(Lanes a, Lanes b) {
 }
 inline void store(float* p, Lanes a) { std::memcpy(p, a.v, sizeof a.v); }
 inline Lanes load_xyz(const float* p) { return {{p[0], p[1], p[2], 0.0f}}; }
+inline void truncate_to_int(Lanes a, std::uint32_t (&out)[4]) {
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint32_t>(a.v[i]);
+}
 #endif
 
 /// The three used lanes of `a`.

@@ -118,6 +118,7 @@ struct BinMapping {
   Lanes scale;
   Lanes last;
   Vec3 scale_by_axis;
+  Vec3 origin_by_axis;
   std::uint32_t bin_count;
 
   BinMapping(const Box4& centroids, std::uint32_t count) : bin_count(count) {
@@ -127,20 +128,28 @@ struct BinMapping {
       scale_by_axis[axis] = extent > 0 ? static_cast<float>(count) / extent : 0.0f;
     }
     origin = centroids.lower;
+    origin_by_axis = low;
     scale = detail::lanes(scale_by_axis.x, scale_by_axis.y, scale_by_axis.z);
     last = detail::splat(static_cast<float>(count - 1));
   }
 
   [[nodiscard]] bool all_coincide() const { return scale_by_axis == Vec3(0.0f); }
 
-  // Bin of `reference` along x, y and z.
-  void bins(const Reference& reference, std::uint32_t (&index)[3]) const {
+  // Bin of `reference` along x, y and z (and a fourth, unused lane).
+  void bins(const Reference& reference, std::uint32_t (&index)[4]) const {
     Lanes position = detail::mul(detail::sub(reference.centroid2(), origin), scale);
     position = detail::min(detail::max(position, detail::splat(0.0f)), last);
-    const Vec3 clamped = detail::to_vec3(position);
-    index[0] = static_cast<std::uint32_t>(clamped.x);
-    index[1] = static_cast<std::uint32_t>(clamped.y);
-    index[2] = static_cast<std::uint32_t>(clamped.z);
+    detail::truncate_to_int(position, index);
+  }
+
+  // Bin of `reference` along `axis` alone: the same arithmetic as `bins` on one lane.
+  [[nodiscard]] std::uint32_t bin(const Reference& reference, int axis) const {
+    const float centroid2 = reference.lower[axis] + reference.upper[axis];
+    const float position = (centroid2 - origin_by_axis[axis]) * scale_by_axis[axis];
+    // As _mm_max_ps / _mm_min_ps do it: a NaN position becomes 0.
+    const float above = position > 0.0f ? position : 0.0f;
+    const float last_bin = static_cast<float>(bin_count - 1);
+    return static_cast<std::uint32_t>(above < last_bin ? above : last_bin);
   }
 };
 
@@ -248,7 +257,7 @@ class Builder {
 
   void bin_into(std::size_t begin, std::size_t end, const BinMapping& mapping,
                 Binning& into) const {
-    std::uint32_t index[3];
+    std::uint32_t index[4];
     for (std::size_t i = begin; i != end; ++i) {
       const Box4 box = references_[i].box();
       mapping.bins(references_[i], index);
@@ -335,10 +344,8 @@ class Builder {
                       const Split& split) {
     Partition result{begin, {}, {}};
     std::size_t left = begin, right = end;
-    std::uint32_t index[3];
     while (left < right) {
-      mapping.bins(references_[left], index);
-      if (index[split.axis] <= split.last_left_bin) {
+      if (mapping.bin(references_[left], split.axis) <= split.last_left_bin) {
         result.left.add(references_[left]);
         ++left;
       } else {
