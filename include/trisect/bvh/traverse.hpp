@@ -9,6 +9,7 @@
 #include <bit>
 #include <concepts>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 
 namespace trisect {
@@ -72,49 +73,57 @@ template <TriangleQuery Query>
   }
 }
 
-/// Asks for the memory of the children in `mask`: a wide node's cache lines, a leaf's
-/// first triangles. Queries that visit many nodes (planes above all) otherwise wait on memory
-/// for most of their time.
-inline void prefetch_children(const Bvh& bvh, const WideNode& node, unsigned mask) noexcept {
+/// Asks for the first triangles of the leaf children in `mask`.
+inline void prefetch_leaves(const Bvh& bvh, const WideNode& node, unsigned mask) noexcept {
   for (; mask != 0; mask &= mask - 1) {
     const int i = std::countr_zero(mask);
-    const std::uint32_t child = node.child[i];
-    if (child == WideNode::unused) continue;
-    if (child == WideNode::leaf) {
-      const char* at = reinterpret_cast<const char*>(bvh.triangles.data() + node.first[i]);
-      __builtin_prefetch(at);
-      __builtin_prefetch(at + 64);
-      continue;
-    }
-    const char* at = reinterpret_cast<const char*>(bvh.wide.data() + child);
-    for (std::size_t line = 0; line < sizeof(WideNode); line += 64) __builtin_prefetch(at + line);
+    if (node.child[i] != WideNode::leaf) continue;
+    const char* at = reinterpret_cast<const char*>(bvh.triangles.data() + node.first[i]);
+    __builtin_prefetch(at);
+    __builtin_prefetch(at + 64);
   }
 }
 
-/// A first-in first-out queue of a few leaves' slot ranges.
-class LeafQueue {
+/// A first-in first-out queue of at most `Capacity` values (a power of two).
+template <class T, std::size_t Capacity>
+class Fifo {
+  static_assert((Capacity & (Capacity - 1)) == 0);
+
  public:
-  struct Range {
-    std::uint32_t begin, end;
-  };
   [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
-  [[nodiscard]] bool full() const noexcept { return count_ == capacity; }
-  void push(Range range) noexcept {
-    ranges_[(head_ + count_) % capacity] = range;
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  void push(const T& value) noexcept {
+    values_[(head_ + count_) % Capacity] = value;
     ++count_;
   }
-  Range pop() noexcept {
-    const Range range = ranges_[head_];
-    head_ = (head_ + 1) % capacity;
+  T pop() noexcept {
+    const T value = values_[head_];
+    head_ = (head_ + 1) % Capacity;
     --count_;
-    return range;
+    return value;
   }
 
  private:
-  static constexpr std::size_t capacity = 8;  // a power of two
-  std::array<Range, capacity> ranges_;
+  std::array<T, Capacity> values_;
   std::size_t head_ = 0, count_ = 0;
 };
+
+/// A slot range of a leaf waiting to be tested.
+struct SlotRange {
+  std::uint32_t begin, end;
+};
+
+/// A wide node to enter and the end of its slot range.
+struct NodeEntry {
+  std::uint32_t index;  // into bvh.wide
+  std::uint32_t end;
+};
+
+/// Asks for a wide node's cache lines.
+inline void prefetch_node(const Bvh& bvh, std::uint32_t index) noexcept {
+  const char* at = reinterpret_cast<const char*>(bvh.wide.data() + index);
+  for (std::size_t line = 0; line < sizeof(WideNode); line += 64) __builtin_prefetch(at + line);
+}
 
 /// Reports slots [begin, end): all of them when `inside`, else those whose triangle touches.
 /// Returns false when `visit` stopped.
@@ -138,8 +147,9 @@ bool report_slots(const Bvh& bvh, const Query& query, Visit& visit, std::uint32_
 
 /// Calls `visit(id)` once for every triangle that touches `query`, in no particular order,
 /// until `visit` returns false. Returns false when stopped early, true otherwise. Depth-first
-/// over the 8-wide nodes with a fixed stack (the builder bounds the depth by `max_bvh_depth`,
-/// and each level adds at most seven entries); a child that lies inside the query reports
+/// over the 8-wide nodes with a fixed stack (the builder bounds the depth by `max_bvh_depth`;
+/// an overflow, which that bound rules out, would throw std::logic_error rather than pass
+/// silently); a child that lies inside the query reports
 /// its whole slot range without testing each triangle. Const and thread-safe. When `stats` is
 /// given, adds this query's counts to it (`nodes_visited` counts the root box and the wide
 /// nodes entered).
@@ -149,16 +159,23 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
   if (bvh.empty()) return true;
   const std::uint64_t fallbacks_before = exact::fallback_count();
   QueryStats local;
-  struct Entry {
-    std::uint32_t index;  // into bvh.wide
-    std::uint32_t end;    // end of its slot range
-  };
-  std::array<Entry, WideNode::width*(max_bvh_depth + 1)> stack;
+  // Depth-first work list. Nodes move from its top into a small FIFO, where they wait while
+  // their memory, prefetched on the move, arrives; leaves wait likewise in their own FIFO
+  // (software pipelining: queries that visit many nodes otherwise stall on every one).
+  // Within the FIFOs the order is not depth-first, so the stack may hold more than seven
+  // entries per level; it has room for that, and when it fills beyond `dfs_only` the FIFO
+  // takes one node at a time, which is plain depth-first order and grows the stack by at most
+  // seven entries per level from there.
+  constexpr std::size_t in_flight = 16;
+  constexpr std::size_t leaves_in_flight = 8;
+  constexpr std::size_t per_level = WideNode::width - 1;
+  constexpr std::size_t capacity = 4096;
+  constexpr std::size_t dfs_only = capacity - per_level * (max_bvh_depth + 1 + in_flight);
+  std::array<detail::NodeEntry, capacity> stack;
   std::size_t top = 0;
+  detail::Fifo<detail::NodeEntry, in_flight> nodes;
+  detail::Fifo<detail::SlotRange, leaves_in_flight> leaves;
   bool completed = true;
-  // Leaves to test wait in a small queue while their triangles, prefetched when their parent
-  // was entered, arrive from memory; the traversal meanwhile goes on (software pipelining).
-  detail::LeafQueue pending;
   const auto size = static_cast<std::uint32_t>(bvh.size());
   if (query.may_touch(bvh.nodes[0].bounds)) {
     ++local.nodes_visited;
@@ -167,12 +184,18 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
     else
       stack[top++] = {0, size};
   }
-  while (top > 0 && completed) {
-    const Entry entry = stack[--top];
+  while (completed) {
+    const std::size_t ahead = top < dfs_only ? in_flight : 1;
+    while (nodes.size() < ahead && top > 0) {
+      detail::prefetch_node(bvh, stack[top - 1].index);
+      nodes.push(stack[--top]);
+    }
+    if (nodes.empty()) break;
+    const detail::NodeEntry entry = nodes.pop();
     const WideNode& node = bvh.wide[entry.index];
     ++local.nodes_visited;
     const ChildMasks masks = detail::child_masks(query, node);
-    detail::prefetch_children(bvh, node, masks.touching);
+    detail::prefetch_leaves(bvh, node, masks.touching & ~masks.inside);
     unsigned inner = 0;
     for (unsigned bits = masks.touching; bits != 0 && completed; bits &= bits - 1) {
       const int i = std::countr_zero(bits);
@@ -183,23 +206,24 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
       } else if (node.child[i] != WideNode::leaf) {
         inner |= 1u << i;
       } else {
-        if (pending.full()) {
-          const auto oldest = pending.pop();
+        if (leaves.size() == leaves_in_flight) {
+          const detail::SlotRange oldest = leaves.pop();
           completed =
               detail::report_slots(bvh, query, visit, oldest.begin, oldest.end, false, local);
         }
-        pending.push({begin, end});
+        leaves.push({begin, end});
       }
     }
     // Pushed last to first, so that children are entered in slot order.
     while (inner != 0 && completed) {
       const int i = static_cast<int>(std::bit_width(inner)) - 1;
       inner &= ~(1u << i);
+      if (top == capacity) throw std::logic_error("trisect: traversal stack overflow");
       stack[top++] = {node.child[i], node.child_end(i, entry.end)};
     }
   }
-  while (!pending.empty() && completed) {
-    const auto oldest = pending.pop();
+  while (!leaves.empty() && completed) {
+    const detail::SlotRange oldest = leaves.pop();
     completed = detail::report_slots(bvh, query, visit, oldest.begin, oldest.end, false, local);
   }
   if (stats != nullptr) {
