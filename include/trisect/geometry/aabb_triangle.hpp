@@ -7,41 +7,69 @@
 #include "trisect/math/exact.hpp"
 #include "trisect/math/triangle.hpp"
 
+#include <cmath>
+
 namespace trisect {
 namespace detail {
 
 /// The box and a triangle edge p→q, seen along the axis L = (q - p) × unit_k, with i, j the
 /// other two axes in cyclic order so that L_i = e_j and L_j = -e_i. The projection of a point v
-/// is f(v) = e_j v_i - e_i v_j; these helpers give exact signs of f(v) - f(corner).
+/// is f(v) = e_j v_i - e_i v_j. Holds the edge's (i, j) coordinates, so that no vector is
+/// indexed by a run-time axis.
 struct EdgeAxis {
-  Vec3 p, q;
-  int i, j;
+  float pi, pj, qi, qj;
 
   /// Exact sign of f(v) - f(corner) = e_j (v_i - corner_i) - e_i (v_j - corner_j).
-  [[nodiscard]] int compare(const Vec3& v, float corner_i, float corner_j) const {
-    const float pi = component(p, i), pj = component(p, j);
-    const float qi = component(q, i), qj = component(q, j);
-    const float vi = component(v, i), vj = component(v, j);
+  ///
+  /// Fast path in double: each difference and product of the float inputs rounds once
+  /// (relative error u = 2^-53, no underflow or overflow for float inputs), so the computed
+  /// t1 - t2 is within 4.01 u (|t1| + |t2|) of the exact value (Higham, "Accuracy and Stability
+  /// of Numerical Algorithms", 2002, §3.1); beyond twice that the sign is certain, otherwise the
+  /// exact expansion decides.
+  [[nodiscard]] int compare(float vi, float vj, float corner_i, float corner_j) const {
+    const double t1 = (double(qj) - double(pj)) * (double(vi) - double(corner_i));
+    const double t2 = (double(qi) - double(pi)) * (double(vj) - double(corner_j));
+    const double value = t1 - t2;
+    const double bound = 8.0 * exact::unit_roundoff * (std::fabs(t1) + std::fabs(t2));
+    if (value > bound) return 1;
+    if (value < -bound) return -1;
+    return compare_exactly(vi, vj, corner_i, corner_j);
+  }
+
+  /// `compare` in exact arithmetic.
+  [[nodiscard]] int compare_exactly(float vi, float vj, float corner_i, float corner_j) const {
     return exact::sign_of([&](auto lift) {
       return (lift(qj) - lift(pj)) * (lift(vi) - lift(corner_i)) -
              (lift(qi) - lift(pi)) * (lift(vj) - lift(corner_j));
     });
   }
 
-  /// True when the box projects strictly on one side of both p and r (the triangle's projection
-  /// is {f(p) = f(q), f(r)}): this axis separates them.
-  [[nodiscard]] bool separates(const Vec3& r, const Aabb& box) const {
-    const bool ei_nonnegative = component(q, i) >= component(p, i);
-    const bool ej_nonnegative = component(q, j) >= component(p, j);
-    const float lo_i = component(box.min, i), hi_i = component(box.max, i);
-    const float lo_j = component(box.min, j), hi_j = component(box.max, j);
+  /// True when the box [lo_i, hi_i] x [lo_j, hi_j] projects strictly on one side of both p and
+  /// r = (ri, rj) (the triangle's projection is {f(p) = f(q), f(r)}): this axis separates them.
+  [[nodiscard]] bool separates(float ri, float rj, float lo_i, float hi_i, float lo_j,
+                               float hi_j) const {
+    const bool ei_nonnegative = qi >= pi;
+    const bool ej_nonnegative = qj >= pj;
     // Corner maximising f: v_i as large as its coefficient e_j allows, v_j as small as e_i's.
     const float top_i = ej_nonnegative ? hi_i : lo_i, top_j = ei_nonnegative ? lo_j : hi_j;
     const float bottom_i = ej_nonnegative ? lo_i : hi_i, bottom_j = ei_nonnegative ? hi_j : lo_j;
-    if (compare(p, top_i, top_j) > 0) return compare(r, top_i, top_j) > 0;
-    return compare(p, bottom_i, bottom_j) < 0 && compare(r, bottom_i, bottom_j) < 0;
+    if (compare(pi, pj, top_i, top_j) > 0) return compare(ri, rj, top_i, top_j) > 0;
+    return compare(pi, pj, bottom_i, bottom_j) < 0 && compare(ri, rj, bottom_i, bottom_j) < 0;
   }
 };
+
+/// True when one of the three axes edge × unit_k (k the axis other than I and J) separates.
+template <int I, int J>
+[[nodiscard]] bool edge_axes_separate_around(const Triangle& t, const Aabb& box) {
+  const float lo_i = box.min[I], hi_i = box.max[I], lo_j = box.min[J], hi_j = box.max[J];
+  const float vi[3] = {t.a[I], t.b[I], t.c[I]}, vj[3] = {t.a[J], t.b[J], t.c[J]};
+  for (int edge = 0; edge < 3; ++edge) {
+    const int next = (edge + 1) % 3, other = (edge + 2) % 3;
+    const EdgeAxis along{vi[edge], vj[edge], vi[next], vj[next]};
+    if (along.separates(vi[other], vj[other], lo_i, hi_i, lo_j, hi_j)) return true;
+  }
+  return false;
+}
 
 /// True when one of the three box face normals separates the closed sets (exact comparisons).
 [[nodiscard]] inline bool box_normals_separate(const Triangle& t, const Aabb& box) noexcept {
@@ -50,8 +78,8 @@ struct EdgeAxis {
          bounds.min.y > box.max.y || bounds.max.z < box.min.z || bounds.min.z > box.max.z;
 }
 
-/// True when the triangle's plane has the whole box strictly on one side.
-[[nodiscard]] inline bool triangle_normal_separates(const Triangle& t, const Aabb& box) {
+/// True when the triangle's plane has the whole box strictly on one side (exact arithmetic).
+[[nodiscard]] inline bool triangle_normal_separates_exactly(const Triangle& t, const Aabb& box) {
   const int sx = normal_component_sign(t, 0), sy = normal_component_sign(t, 1),
             sz = normal_component_sign(t, 2);
   if (sx == 0 && sy == 0 && sz == 0) return false;  // zero-area triangle: no normal axis
@@ -62,19 +90,65 @@ struct EdgeAxis {
   return normal_side(t, highest) < 0 || normal_side(t, lowest) > 0;
 }
 
+/// The triangle normal in double, with a bound on each component's error.
+struct ApproximateNormal {
+  double n[3];          ///< (b - a) × (c - a), each component within 4.01 u magnitude[k].
+  double magnitude[3];  ///< |t1| + |t2| of each component's two products.
+
+  [[nodiscard]] static ApproximateNormal of(const Triangle& t) noexcept {
+    const double e1[3] = {double(t.b.x) - double(t.a.x), double(t.b.y) - double(t.a.y),
+                          double(t.b.z) - double(t.a.z)};
+    const double e2[3] = {double(t.c.x) - double(t.a.x), double(t.c.y) - double(t.a.y),
+                          double(t.c.z) - double(t.a.z)};
+    ApproximateNormal normal{};
+    for (int k = 0; k < 3; ++k) {
+      const int i = (k + 1) % 3, j = (k + 2) % 3;
+      const double t1 = e1[i] * e2[j], t2 = e1[j] * e2[i];
+      normal.n[k] = t1 - t2;
+      normal.magnitude[k] = std::fabs(t1) + std::fabs(t2);
+    }
+    return normal;
+  }
+
+  /// Sign of component k when the double value decides it, else 2.
+  [[nodiscard]] int certain_sign(int k) const noexcept {
+    const double bound = 8.0 * exact::unit_roundoff * magnitude[k];
+    return n[k] > bound ? 1 : (n[k] < -bound ? -1 : 2);
+  }
+
+  /// Exact sign of N·(point - a) when the double value decides it, else the exact fallback.
+  [[nodiscard]] int side(const Triangle& t, const Vec3& point) const {
+    const double d[3] = {double(point.x) - double(t.a.x), double(point.y) - double(t.a.y),
+                         double(point.z) - double(t.a.z)};
+    const double value = n[0] * d[0] + n[1] * d[1] + n[2] * d[2];
+    // Each n[k] errs by 4.01 u magnitude[k], d[k] and the products by u, the two sums by u:
+    // below 8.1 u sum magnitude[k] |d[k]|; twice that, for the rounding of the bound too.
+    const double bound = 16.0 * exact::unit_roundoff *
+                         (magnitude[0] * std::fabs(d[0]) + magnitude[1] * std::fabs(d[1]) +
+                          magnitude[2] * std::fabs(d[2]));
+    if (value > bound) return 1;
+    if (value < -bound) return -1;
+    return normal_side(t, point);
+  }
+};
+
+/// True when the triangle's plane has the whole box strictly on one side. Decided in double
+/// when every normal component's sign is certain there (the usual case), exactly otherwise.
+[[nodiscard]] inline bool triangle_normal_separates(const Triangle& t, const Aabb& box) {
+  const ApproximateNormal normal = ApproximateNormal::of(t);
+  const int sx = normal.certain_sign(0), sy = normal.certain_sign(1), sz = normal.certain_sign(2);
+  if (sx == 2 || sy == 2 || sz == 2) return triangle_normal_separates_exactly(t, box);
+  const Vec3 highest(sx > 0 ? box.max.x : box.min.x, sy > 0 ? box.max.y : box.min.y,
+                     sz > 0 ? box.max.z : box.min.z);
+  const Vec3 lowest(sx > 0 ? box.min.x : box.max.x, sy > 0 ? box.min.y : box.max.y,
+                    sz > 0 ? box.min.z : box.max.z);
+  return normal.side(t, highest) < 0 || normal.side(t, lowest) > 0;
+}
+
 /// True when one of the nine axes edge × box axis separates the closed sets.
 [[nodiscard]] inline bool edge_axes_separate(const Triangle& t, const Aabb& box) {
-  const Vec3* vertices[3] = {&t.a, &t.b, &t.c};
-  for (int edge = 0; edge < 3; ++edge) {
-    const Vec3& p = *vertices[edge];
-    const Vec3& q = *vertices[(edge + 1) % 3];
-    const Vec3& r = *vertices[(edge + 2) % 3];
-    for (int axis = 0; axis < 3; ++axis) {
-      const EdgeAxis along{p, q, (axis + 1) % 3, (axis + 2) % 3};
-      if (along.separates(r, box)) return true;
-    }
-  }
-  return false;
+  return edge_axes_separate_around<1, 2>(t, box) || edge_axes_separate_around<2, 0>(t, box) ||
+         edge_axes_separate_around<0, 1>(t, box);
 }
 
 }  // namespace detail
