@@ -27,13 +27,13 @@ struct RayShear {
 
   /// Constants for `ray`; the direction must be non-zero.
   [[nodiscard]] static RayShear of(const Ray& ray) noexcept {
+    const float d[3] = {ray.direction.x, ray.direction.y, ray.direction.z};  // indexable
     const Vec3 magnitude = glm::abs(ray.direction);
     int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
                                         : (magnitude.y >= magnitude.z ? 1 : 2);
     int kx = (kz + 1) % 3, ky = (kx + 1) % 3;
-    if (ray.direction[kz] < 0) std::swap(kx, ky);
-    const float dz = ray.direction[kz];
-    return {kx, ky, kz, ray.direction[kx] / dz, ray.direction[ky] / dz, 1.0f / dz};
+    if (d[kz] < 0) std::swap(kx, ky);
+    return {kx, ky, kz, d[kx] / d[kz], d[ky] / d[kz], 1.0f / d[kz]};
   }
 };
 
