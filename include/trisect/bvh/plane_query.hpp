@@ -105,7 +105,28 @@ struct PlaneQuery {
   }
 
   [[nodiscard]] bool touches(const Triangle& triangle) const {
-    // Usually all three values are far from zero; decide them together before any fallback.
+    // Usually all three values are far from zero: float decides them (with the bound of the
+    // child tests, valid for any point of the region), then double, then exact arithmetic.
+    if (float_error_bound < std::numeric_limits<float>::infinity()) {
+      const float bound = float_error_bound;
+      const float a = float_value(triangle.a), b = float_value(triangle.b),
+                  c = float_value(triangle.c);
+      if ((a > bound && b > bound && c > bound) || (a < -bound && b < -bound && c < -bound))
+        return false;
+      if ((a > bound || b > bound || c > bound) && (a < -bound || b < -bound || c < -bound))
+        return true;
+    }
+    return touches_in_double(triangle);
+  }
+
+ private:
+  // dot(n, p) - d in float: three products and three sums, within float_error_bound.
+  [[nodiscard]] float float_value(const Vec3& p) const noexcept {
+    const Vec3& n = plane.normal;
+    return ((n.x * p.x - plane.d) + n.y * p.y) + n.z * p.z;
+  }
+
+  [[nodiscard]] bool touches_in_double(const Triangle& triangle) const {
     const double a = value(triangle.a.x, triangle.a.y, triangle.a.z);
     const double b = value(triangle.b.x, triangle.b.y, triangle.b.z);
     const double c = value(triangle.c.x, triangle.c.y, triangle.c.z);
@@ -118,7 +139,6 @@ struct PlaneQuery {
     return touches_near_plane(triangle);
   }
 
- private:
   // dot(n, p) - d in double: the products are exact, three roundings in the sum.
   [[nodiscard]] double value(float x, float y, float z) const {
     const Vec3& n = plane.normal;

@@ -73,14 +73,17 @@ template <TriangleQuery Query>
   }
 }
 
-/// Asks for the first triangles of the leaf children in `mask`.
-inline void prefetch_leaves(const Bvh& bvh, const WideNode& node, unsigned mask) noexcept {
+/// Asks for the triangles of the leaf children in `mask`; `end` is the end of the node's
+/// slot range.
+inline void prefetch_leaves(const Bvh& bvh, const WideNode& node, unsigned mask,
+                            std::uint32_t end) noexcept {
   for (; mask != 0; mask &= mask - 1) {
     const int i = std::countr_zero(mask);
     if (node.child[i] != WideNode::leaf) continue;
     const char* at = reinterpret_cast<const char*>(bvh.triangles.data() + node.first[i]);
-    __builtin_prefetch(at);
-    __builtin_prefetch(at + 64);
+    const char* last = reinterpret_cast<const char*>(bvh.triangles.data() + node.child_end(i, end));
+    for (; at < last; at += 64) __builtin_prefetch(at);
+    __builtin_prefetch(last - 1);
   }
 }
 
@@ -195,7 +198,7 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
     const WideNode& node = bvh.wide[entry.index];
     ++local.nodes_visited;
     const ChildMasks masks = detail::child_masks(query, node);
-    detail::prefetch_leaves(bvh, node, masks.touching & ~masks.inside);
+    detail::prefetch_leaves(bvh, node, masks.touching & ~masks.inside, entry.end);
     unsigned inner = 0;
     for (unsigned bits = masks.touching; bits != 0 && completed; bits &= bits - 1) {
       const int i = std::countr_zero(bits);
