@@ -9,7 +9,6 @@
 #include <trisect/bvh/ray_query.hpp>
 #include <trisect/geometry/aabb_triangle.hpp>
 #include <trisect/geometry/sphere_triangle.hpp>
-#include <trisect/io/load_mesh.hpp>
 
 #include <embree3/rtcore.h>
 #include <catch2/catch.hpp>
@@ -17,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <limits>
 #include <memory>
 
@@ -103,20 +101,7 @@ BoxSet triangle_bounds(const Scene& scene) {
 std::vector<Scene> oracle_scenes() {
   std::vector<Scene> scenes{noisy_sphere(40, 60, 61), random_soup(3000, 62), lattice_soup(3000, 63),
                             needles(800, 64)};
-  const char* configured = std::getenv("TRISECT_MESH_DIR");
-  const std::filesystem::path bunny =
-      std::filesystem::path(configured ? configured : "../shared/meshes") / "stanford-bunny.obj";
-  if (std::filesystem::is_regular_file(bunny)) {
-    const Mesh mesh = load_mesh(bunny);
-    Scene scene{"bunny", {}};
-    for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
-      const Triangle triangle = mesh.soup().triangle(t);
-      scene.positions.insert(scene.positions.end(), {triangle.a, triangle.b, triangle.c});
-    }
-    scenes.push_back(std::move(scene));
-  } else {
-    WARN("no shared meshes (" << bunny << "); the bunny is left out");
-  }
+  for (Scene& mesh : shared_mesh_scenes()) scenes.push_back(std::move(mesh));
   return scenes;
 }
 

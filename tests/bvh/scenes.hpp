@@ -2,9 +2,14 @@
 // Seeded test scenes for BVH queries: random soups, lattice soups full of exact ties,
 // degenerate and needle triangles, a noisy sphere mesh, and far-from-origin / tiny coordinates.
 #include <trisect/bvh/triangle_soup.hpp>
+#include <trisect/io/load_mesh.hpp>
+
+#include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -106,13 +111,38 @@ inline Scene needles(std::size_t count, std::uint64_t seed) {
   return scene;
 }
 
-/// Every scene the query tests run on.
+/// The real meshes of $TRISECT_MESH_DIR (default ../shared/meshes) as plain soups, in input
+/// triangle order; none, with a warning, when the folder is absent.
+inline std::vector<Scene> shared_mesh_scenes() {
+  const char* configured = std::getenv("TRISECT_MESH_DIR");
+  const std::filesystem::path folder = configured ? configured : "../shared/meshes";
+  std::vector<Scene> scenes;
+  for (const char* name :
+       {"stanford-bunny", "fandisk", "spot", "teapot", "suzanne", "cow", "beetle"}) {
+    const std::filesystem::path file = folder / (std::string(name) + ".obj");
+    if (!std::filesystem::is_regular_file(file)) {
+      WARN("no shared mesh " << file << "; it is left out (set TRISECT_MESH_DIR)");
+      continue;
+    }
+    const Mesh mesh = load_mesh(file);
+    Scene scene{name, {}};
+    for (std::size_t t = 0; t < mesh.triangle_count(); ++t) {
+      const Triangle triangle = mesh.soup().triangle(t);
+      scene.positions.insert(scene.positions.end(), {triangle.a, triangle.b, triangle.c});
+    }
+    scenes.push_back(std::move(scene));
+  }
+  return scenes;
+}
+
+/// Every scene the query tests run on: procedural and adversarial ones, then the real meshes.
 inline std::vector<Scene> all_scenes() {
   std::vector<Scene> scenes{random_soup(3000, 1), lattice_soup(3000, 2), noisy_sphere(40, 60, 3),
                             needles(1000, 4)};
   scenes.push_back(transformed(random_soup(2000, 5), 1.0f, Vec3(1e6f, -1e6f, 1e6f), "_far"));
   scenes.push_back(transformed(random_soup(2000, 6), 1e-7f, Vec3(0.0f), "_tiny"));
   scenes.push_back(transformed(lattice_soup(2000, 7), 0.0625f, Vec3(1e6f, 0.0f, 0.0f), "_far"));
+  for (Scene& mesh : shared_mesh_scenes()) scenes.push_back(std::move(mesh));
   return scenes;
 }
 
