@@ -35,8 +35,9 @@ struct WideRaySlabs {
   Float4 inverse[3];
   int entry_row[3];
   int exit_row[3];
+  bool nonnegative_t;  // t_min >= 0: every entry is >= 0, widening is one multiplication
 
-  [[nodiscard]] static WideRaySlabs of(const RaySlabs& slabs) noexcept {
+  [[nodiscard]] static WideRaySlabs of(const RaySlabs& slabs, float t_min) noexcept {
     WideRaySlabs wide{};
     for (int axis = 0; axis < 3; ++axis) {
       wide.origin[axis] = Float4::splat(slabs.origin[axis]);
@@ -44,6 +45,7 @@ struct WideRaySlabs {
       wide.entry_row[axis] = 2 * axis + (slabs.negative[axis] ? 1 : 0);
       wide.exit_row[axis] = 2 * axis + (slabs.negative[axis] ? 0 : 1);
     }
+    wide.nonnegative_t = t_min >= 0;
     return wide;
   }
 
@@ -51,7 +53,6 @@ struct WideRaySlabs {
   /// its entry parameter.
   [[nodiscard]] unsigned children(const WideNode& node, float t_min, float t_max,
                                   float (&near)[WideNode::width]) const noexcept {
-    const Float4 slack = Float4::splat(RaySlabs::relative_slack);
     unsigned mask = 0;
     for (int group = 0; group < WideNode::groups; ++group) {
       Float4 entered = Float4::splat(t_min), exited = Float4::splat(t_max);
@@ -63,14 +64,37 @@ struct WideRaySlabs {
         entered = max_ignoring_nan(entry, entered);
         exited = min_ignoring_nan(exit, exited);
       }
-      entered = entered - abs(entered) * slack;
-      exited = exited + abs(exited) * slack;
+      widen(entered, exited);
       std::memcpy(near + 4 * group, &entered, 4 * sizeof(float));
       mask |= less_equal_mask(entered, exited) << (4 * group);
     }
     return mask;
   }
+
+ private:
+  // Moves [entered, exited] outwards by `RaySlabs::relative_slack` of each end's magnitude.
+  // With t_min >= 0, entered >= 0 and the lower end scales down by (1 - slack); a negative
+  // exited scaled by (1 + slack) moves inwards instead, but stays below entered either way,
+  // so the answer (a miss) is the same.
+  void widen(Float4& entered, Float4& exited) const noexcept {
+    const Float4 slack = Float4::splat(RaySlabs::relative_slack);
+    if (nonnegative_t) {
+      entered = entered * Float4::splat(1.0f - RaySlabs::relative_slack);
+      exited = exited * Float4::splat(1.0f + RaySlabs::relative_slack);
+    } else {
+      entered = entered - abs(entered) * slack;
+      exited = exited + abs(exited) * slack;
+    }
+  }
 };
+
+/// Throws like `validate(ray, "ray query")`, with a check inlined for the valid case: a ray is
+/// cheap to answer, and the message-building call costs as much as a short traversal.
+inline void require_valid(const Ray& ray) {
+  if (!is_finite(ray.origin) || !is_finite(ray.direction) || ray.direction == Vec3(0.0f) ||
+      std::isnan(ray.t_min) || std::isnan(ray.t_max))
+    validate(ray, "ray query");  // throws with the details
+}
 
 /// Asks for the memory of a child about to be stacked: a wide node's cache lines, or a
 /// leaf's first triangles. Random rays spend most of their time waiting for nodes otherwise.
@@ -92,9 +116,9 @@ template <class OnHit>
 void traverse_ray(const Bvh& bvh, Ray ray, OnHit&& on_hit, QueryStats* stats) {
   if (bvh.empty() || !(ray.t_min <= ray.t_max)) return;
   const RaySlabs slabs = RaySlabs::of(ray);
-  const WideRaySlabs wide_slabs = WideRaySlabs::of(slabs);
+  const WideRaySlabs wide_slabs = WideRaySlabs::of(slabs, ray.t_min);
   const RayShear shear = RayShear::of(ray);
-  const std::uint64_t fallbacks_before = exact::fallback_count();
+  const std::uint64_t fallbacks_before = stats != nullptr ? exact::fallback_count() : 0;
   QueryStats local;
   struct Entry {
     std::uint32_t child;  // a wide node's index, or WideNode::leaf
@@ -166,7 +190,7 @@ void traverse_ray(const Bvh& bvh, Ray ray, OnHit&& on_hit, QueryStats* stats) {
 /// equal t any may be returned. Throws `InvalidInput` for NaN/Inf or a zero direction.
 [[nodiscard]] inline std::optional<Hit> closest_hit(const Bvh& bvh, const Ray& ray,
                                                     QueryStats* stats = nullptr) {
-  validate(ray, "ray query");
+  detail::require_valid(ray);
   std::optional<Hit> best;
   detail::traverse_ray(
       bvh, ray,
@@ -182,7 +206,7 @@ void traverse_ray(const Bvh& bvh, Ray ray, OnHit&& on_hit, QueryStats* stats) {
 /// True when `ray` hits any triangle of non-zero area for t in [t_min, t_max]; stops at the
 /// first hit found. Throws `InvalidInput` like `closest_hit`.
 [[nodiscard]] inline bool any_hit(const Bvh& bvh, const Ray& ray, QueryStats* stats = nullptr) {
-  validate(ray, "ray query");
+  detail::require_valid(ray);
   bool found = false;
   detail::traverse_ray(
       bvh, ray,

@@ -160,7 +160,7 @@ template <TriangleQuery Query, TriangleVisitor Visit>
 bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
                        QueryStats* stats = nullptr) {
   if (bvh.empty()) return true;
-  const std::uint64_t fallbacks_before = exact::fallback_count();
+  const std::uint64_t fallbacks_before = stats != nullptr ? exact::fallback_count() : 0;
   QueryStats local;
   // Depth-first work list. Nodes move from its top into a small FIFO, where they wait while
   // their memory, prefetched on the move, arrives; leaves wait likewise in their own FIFO

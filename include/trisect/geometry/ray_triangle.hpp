@@ -20,20 +20,22 @@ struct RayTriangleHit {
 };
 
 /// Per-ray constants of the watertight test: the axis permutation and shear that map the ray
-/// to the +z axis (Woop, Benthin & Wald, "Watertight Ray/Triangle Intersection", JCGT 2013).
+/// to the z axis (Woop, Benthin & Wald, "Watertight Ray/Triangle Intersection", JCGT 2013).
+/// The permutation is the cyclic one that ends on the direction's dominant axis kz; the paper
+/// also swaps x and y when the direction along kz is negative, to keep front faces positive,
+/// which negates every edge function exactly and so changes no answer of a two-sided test.
 struct RayShear {
-  int kx, ky, kz;    ///< Permuted axes; kz is the direction's dominant axis.
+  int kz;            ///< The direction's dominant axis; kx = (kz + 1) % 3, ky = (kz + 2) % 3.
   float sx, sy, sz;  ///< Shear constants.
 
   /// Constants for `ray`; the direction must be non-zero.
   [[nodiscard]] static RayShear of(const Ray& ray) noexcept {
     const float d[3] = {ray.direction.x, ray.direction.y, ray.direction.z};  // indexable
     const Vec3 magnitude = glm::abs(ray.direction);
-    int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
-                                        : (magnitude.y >= magnitude.z ? 1 : 2);
-    int kx = (kz + 1) % 3, ky = (kx + 1) % 3;
-    if (d[kz] < 0) std::swap(kx, ky);
-    return {kx, ky, kz, d[kx] / d[kz], d[ky] / d[kz], 1.0f / d[kz]};
+    const int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
+                                              : (magnitude.y >= magnitude.z ? 1 : 2);
+    const int kx = (kz + 1) % 3, ky = (kz + 2) % 3;
+    return {kz, d[kx] / d[kz], d[ky] / d[kz], 1.0f / d[kz]};
   }
 };
 
@@ -50,24 +52,19 @@ namespace detail {
 
 }  // namespace detail
 
-/// The hit of `ray` with `triangle` for t in the closed interval [t_min, t_max], or nothing.
-/// Watertight (Woop, Benthin & Wald 2013): a ray through a shared edge or vertex of two
-/// triangles hits at least one of them; the edge functions fall back to double precision when
-/// a float one is exactly zero. Zero-area triangles and triangles whose plane contains the
-/// ray's direction are never hit (decided exactly). Both faces count.
-[[nodiscard]] inline std::optional<RayTriangleHit> intersect(const Ray& ray, const RayShear& shear,
-                                                             const Triangle& triangle) {
-  // Vertices relative to the origin, as arrays: indexing a glm vector by a run-time axis is
-  // a switch, indexing an array is one load.
-  float a[3], b[3], c[3];
-  for (int axis = 0; axis < 3; ++axis) {
-    a[axis] = triangle.a[axis] - ray.origin[axis];
-    b[axis] = triangle.b[axis] - ray.origin[axis];
-    c[axis] = triangle.c[axis] - ray.origin[axis];
-  }
-  const float ax = a[shear.kx] - shear.sx * a[shear.kz], ay = a[shear.ky] - shear.sy * a[shear.kz];
-  const float bx = b[shear.kx] - shear.sx * b[shear.kz], by = b[shear.ky] - shear.sy * b[shear.kz];
-  const float cx = c[shear.kx] - shear.sx * c[shear.kz], cy = c[shear.ky] - shear.sy * c[shear.kz];
+namespace detail {
+
+/// The watertight test with the permutation fixed at compile time (kz = KZ), so that every
+/// coordinate stays in a register.
+template <int KZ>
+[[nodiscard]] inline std::optional<RayTriangleHit> intersect_along(const Ray& ray,
+                                                                   const RayShear& shear,
+                                                                   const Triangle& triangle) {
+  constexpr int kx = (KZ + 1) % 3, ky = (KZ + 2) % 3;
+  const Vec3 a = triangle.a - ray.origin, b = triangle.b - ray.origin, c = triangle.c - ray.origin;
+  const float ax = a[kx] - shear.sx * a[KZ], ay = a[ky] - shear.sy * a[KZ];
+  const float bx = b[kx] - shear.sx * b[KZ], by = b[ky] - shear.sy * b[KZ];
+  const float cx = c[kx] - shear.sx * c[KZ], cy = c[ky] - shear.sy * c[KZ];
   float u = cx * by - cy * bx, v = ax * cy - ay * cx, w = bx * ay - by * ax;
   if (u == 0 || v == 0 || w == 0) {
     u = static_cast<float>(double(cx) * double(by) - double(cy) * double(bx));
@@ -77,11 +74,30 @@ namespace detail {
   if ((u < 0 || v < 0 || w < 0) && (u > 0 || v > 0 || w > 0)) return std::nullopt;
   const float determinant = u + v + w;
   if (determinant == 0) return std::nullopt;
-  const float scaled_t = shear.sz * (u * a[shear.kz] + v * b[shear.kz] + w * c[shear.kz]);
+  const float scaled_t = shear.sz * (u * a[KZ] + v * b[KZ] + w * c[KZ]);
   const float t = scaled_t / determinant;
   if (!(t >= ray.t_min && t <= ray.t_max)) return std::nullopt;
-  if (detail::is_parallel(triangle, ray.direction)) return std::nullopt;
+  if (is_parallel(triangle, ray.direction)) return std::nullopt;
   return RayTriangleHit{t, v / determinant, w / determinant};
+}
+
+}  // namespace detail
+
+/// The hit of `ray` with `triangle` for t in the closed interval [t_min, t_max], or nothing.
+/// Watertight (Woop, Benthin & Wald 2013): a ray through a shared edge or vertex of two
+/// triangles hits at least one of them; the edge functions fall back to double precision when
+/// a float one is exactly zero. Zero-area triangles and triangles whose plane contains the
+/// ray's direction are never hit (decided exactly). Both faces count.
+[[nodiscard]] inline std::optional<RayTriangleHit> intersect(const Ray& ray, const RayShear& shear,
+                                                             const Triangle& triangle) {
+  switch (shear.kz) {  // the same branch for every triangle of a ray: predicted
+    case 0:
+      return detail::intersect_along<0>(ray, shear, triangle);
+    case 1:
+      return detail::intersect_along<1>(ray, shear, triangle);
+    default:
+      return detail::intersect_along<2>(ray, shear, triangle);
+  }
 }
 
 /// Convenience form that computes the shear constants itself.
