@@ -1,6 +1,7 @@
 // BVH queries against brute force over every triangle, as exact sorted sets, on random,
 // lattice (ties), degenerate, needle, far and tiny scenes; builds are checked with validate()
 // and must not depend on the thread count.
+#include "bvh/ray_kernels.hpp"
 #include "bvh/scenes.hpp"
 
 #include <trisect/bvh/batch.hpp>
@@ -9,6 +10,7 @@
 #include <trisect/bvh/ray_query.hpp>
 #include <trisect/geometry/aabb_triangle.hpp>
 #include <trisect/geometry/plane_triangle.hpp>
+#include <trisect/geometry/ray_triangle.hpp>
 #include <trisect/geometry/sphere_triangle.hpp>
 
 #include <catch2/catch.hpp>
@@ -198,30 +200,45 @@ TEST_CASE("balls and boxes where float squares underflow equal brute force", "[b
   }
 }
 
-TEST_CASE("closest_hit equals brute force; any_hit agrees", "[bvh]") {
-  for (const Scene& scene : all_scenes()) {
-    INFO(scene.name);
-    const Bvh bvh = build(scene.soup());
-    QueryMaker make{scene, std::mt19937_64(12)};
-    for (int q = 0; q < 300; ++q) {
-      const Vec3 origin =
-          make.vertex() + Vec3(uniform(make.random, -3, 3) * scene_size(scene) * 0.1f);
-      const Vec3 target = make.vertex();
-      Ray ray{origin, target - origin};
-      if (ray.direction == Vec3(0.0f)) continue;
-      if (q % 3 == 1) ray.t_max = 0.5f;
-      if (q % 5 == 2) ray.t_min = 0.25f;
-      const auto expected = brute_force_ray(scene, ray);
-      const auto got = closest_hit(bvh, ray);
-      REQUIRE(got.has_value() == expected.has_value());
-      if (got) {
-        CHECK(got->t == expected->t);
-        // A different id is fine only at an equal t (a shared edge or vertex).
-        const auto at_id = intersect(ray, scene.soup().triangle(got->id));
-        REQUIRE(at_id.has_value());
-        CHECK(at_id->t == got->t);
+// The ray kernels this processor runs: the portable one always, the AVX one where it can.
+std::vector<detail::RayKernel> ray_kernels() {
+  std::vector<detail::RayKernel> kernels{detail::RayKernel::four_lane};
+  if (detail::available(detail::RayKernel::eight_lane))
+    kernels.push_back(detail::RayKernel::eight_lane);
+  else
+    WARN("no AVX here: only the portable ray kernel is tested");
+  return kernels;
+}
+
+TEST_CASE("closest_hit equals brute force; any_hit agrees; with each ray kernel", "[bvh]") {
+  REQUIRE(detail::available(detail::chosen_ray_kernel()));
+  for (const detail::RayKernel kernel : ray_kernels()) {
+    INFO("kernel " << static_cast<int>(kernel));
+    for (const Scene& scene : all_scenes()) {
+      INFO(scene.name);
+      const Bvh bvh = build(scene.soup());
+      QueryMaker make{scene, std::mt19937_64(12)};
+      for (int q = 0; q < 300; ++q) {
+        const Vec3 origin =
+            make.vertex() + Vec3(uniform(make.random, -3, 3) * scene_size(scene) * 0.1f);
+        const Vec3 target = make.vertex();
+        Ray ray{origin, target - origin};
+        if (ray.direction == Vec3(0.0f)) continue;
+        if (q % 3 == 1) ray.t_max = 0.5f;
+        if (q % 5 == 2) ray.t_min = 0.25f;
+        if (q % 7 == 3) ray.t_min = -2.0f;  // also behind the origin: the signed widening
+        const auto expected = brute_force_ray(scene, ray);
+        const auto got = detail::closest_hit_with(kernel, bvh, ray);
+        REQUIRE(got.has_value() == expected.has_value());
+        if (got) {
+          CHECK(got->t == expected->t);
+          // A different id is fine only at an equal t (a shared edge or vertex).
+          const auto at_id = intersect(ray, scene.soup().triangle(got->id));
+          REQUIRE(at_id.has_value());
+          CHECK(at_id->t == got->t);
+        }
+        CHECK(detail::any_hit_with(kernel, bvh, ray) == expected.has_value());
       }
-      CHECK(any_hit(bvh, ray) == expected.has_value());
     }
   }
 }
@@ -229,20 +246,23 @@ TEST_CASE("closest_hit equals brute force; any_hit agrees", "[bvh]") {
 TEST_CASE("axis-parallel rays along lattice lines and faces equal brute force", "[bvh]") {
   const Scene scene = lattice_soup(3000, 31);
   const Bvh bvh = build(scene.soup());
-  std::mt19937_64 random(32);
-  const Vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
-  for (int q = 0; q < 3000; ++q) {
-    // Origins on lattice points and half-lattice points: rays run along triangle edges and
-    // inside triangle planes, and start on node box faces.
-    const float step = q % 2 == 0 ? 1.0f : 0.5f;
-    const Vec3 origin(step * float(lattice(random, -16, 16)),
-                      step * float(lattice(random, -16, 16)),
-                      step * float(lattice(random, -16, 16)));
-    const Ray ray{origin, axes[q % 6]};
-    const auto expected = brute_force_ray(scene, ray);
-    const auto got = closest_hit(bvh, ray);
-    REQUIRE(got.has_value() == expected.has_value());
-    if (got) REQUIRE(got->t == expected->t);
+  for (const detail::RayKernel kernel : ray_kernels()) {
+    std::mt19937_64 random(32);
+    const Vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int q = 0; q < 3000; ++q) {
+      // Origins on lattice points and half-lattice points: rays run along triangle edges and
+      // inside triangle planes, and start on node box faces.
+      const float step = q % 2 == 0 ? 1.0f : 0.5f;
+      const Vec3 origin(step * float(lattice(random, -16, 16)),
+                        step * float(lattice(random, -16, 16)),
+                        step * float(lattice(random, -16, 16)));
+      Ray ray{origin, axes[q % 6]};
+      if (q % 4 == 3) ray.t_min = -3.0f;
+      const auto expected = brute_force_ray(scene, ray);
+      const auto got = detail::closest_hit_with(kernel, bvh, ray);
+      REQUIRE(got.has_value() == expected.has_value());
+      if (got) REQUIRE(got->t == expected->t);
+    }
   }
 }
 

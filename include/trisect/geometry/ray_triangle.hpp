@@ -57,9 +57,8 @@ namespace detail {
 /// The watertight test with the permutation fixed at compile time (kz = KZ), so that every
 /// coordinate stays in a register.
 template <int KZ>
-[[nodiscard]] inline std::optional<RayTriangleHit> intersect_along(const Ray& ray,
-                                                                   const RayShear& shear,
-                                                                   const Triangle& triangle) {
+[[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect_along(
+    const Ray& ray, const RayShear& shear, const Triangle& triangle) {
   constexpr int kx = (KZ + 1) % 3, ky = (KZ + 2) % 3;
   const Vec3 a = triangle.a - ray.origin, b = triangle.b - ray.origin, c = triangle.c - ray.origin;
   const float ax = a[kx] - shear.sx * a[KZ], ay = a[ky] - shear.sy * a[KZ];
@@ -87,9 +86,10 @@ template <int KZ>
 /// Watertight (Woop, Benthin & Wald 2013): a ray through a shared edge or vertex of two
 /// triangles hits at least one of them; the edge functions fall back to double precision when
 /// a float one is exactly zero. Zero-area triangles and triangles whose plane contains the
-/// ray's direction are never hit (decided exactly). Both faces count.
-[[nodiscard]] inline std::optional<RayTriangleHit> intersect(const Ray& ray, const RayShear& shear,
-                                                             const Triangle& triangle) {
+/// ray's direction are never hit (decided exactly). Both faces count. Always inlined: it is
+/// the inner loop of the ray kernels, and each kernel compiles it for its own instruction set.
+[[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect(
+    const Ray& ray, const RayShear& shear, const Triangle& triangle) {
   switch (shear.kz) {  // the same branch for every triangle of a ray: predicted
     case 0:
       return detail::intersect_along<0>(ray, shear, triangle);

@@ -1,0 +1,28 @@
+#pragma once
+// The two ray traversal kernels behind closest_hit and any_hit, for tests that check that
+// both give the same answers. Internal to the library.
+#include "trisect/bvh/ray_query.hpp"
+
+namespace trisect::detail {
+
+/// A compiled form of the ray traversal.
+enum class RayKernel {
+  four_lane,   ///< Portable: SSE on x86-64 (two groups of four lanes per node), scalar elsewhere.
+  eight_lane,  ///< AVX: all eight lanes of a node in one operation per row.
+};
+
+/// True when this build has `kernel` and the processor can run it.
+[[nodiscard]] bool available(RayKernel kernel) noexcept;
+
+/// The kernel `closest_hit` and `any_hit` use: eight_lane where available.
+[[nodiscard]] RayKernel chosen_ray_kernel() noexcept;
+
+/// `closest_hit` with the given kernel, which must be available.
+[[nodiscard]] std::optional<Hit> closest_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray,
+                                                  QueryStats* stats = nullptr);
+
+/// `any_hit` with the given kernel, which must be available.
+[[nodiscard]] bool any_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray,
+                                QueryStats* stats = nullptr);
+
+}  // namespace trisect::detail
