@@ -35,7 +35,10 @@ struct RayShear {
     const int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
                                               : (magnitude.y >= magnitude.z ? 1 : 2);
     const int kx = (kz + 1) % 3, ky = (kz + 2) % 3;
-    return {kz, d[kx] / d[kz], d[ky] / d[kz], 1.0f / d[kz]};
+    // One division: shear constants scaled by the reciprocal instead of divided. Any values
+    // keep the test watertight, as long as every triangle of the ray sees the same ones.
+    const float reciprocal = 1.0f / d[kz];
+    return {kz, d[kx] * reciprocal, d[ky] * reciprocal, reciprocal};
   }
 };
 
