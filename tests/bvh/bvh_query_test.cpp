@@ -419,5 +419,36 @@ TEST_CASE("invalid soups, options and queries are rejected with the place named"
   CHECK_THROWS_AS(closest_hit(bvh, Ray{Vec3(0.0f), Vec3(0.0f)}), InvalidInput);
 }
 
+TEST_CASE("rays with NaN, infinite or zero parts are rejected naming the part", "[bvh]") {
+  const std::vector<Vec3> positions{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  const Bvh bvh = build(TriangleSoup{positions});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const Vec3 origin(0.25f, 0.25f, 1.0f), down(0.0f, 0.0f, -1.0f);
+  struct Case {
+    Ray ray;
+    const char* names;
+  };
+  const std::vector<Case> bad{
+      {{Vec3(nan, 0.25f, 1.0f), down}, "origin"},    {{Vec3(0.25f, inf, 1.0f), down}, "origin"},
+      {{Vec3(0.25f, 0.25f, -inf), down}, "origin"},  {{origin, Vec3(nan, 0, -1)}, "direction"},
+      {{origin, Vec3(0, -inf, -1)}, "direction"},    {{origin, Vec3(0, 0, nan)}, "direction"},
+      {{origin, Vec3(0.0f)}, "direction is zero"},   {{origin, Vec3(-0.0f)}, "direction is zero"},
+      {{origin, down, nan, 2.0f}, "t_min or t_max"}, {{origin, down, 0.0f, nan}, "t_min or t_max"},
+  };
+  for (const detail::RayKernel kernel : ray_kernels())
+    for (const Case& c : bad) {
+      INFO(c.names);
+      CHECK_THROWS_WITH(detail::closest_hit_with(kernel, bvh, c.ray), Catch::Contains(c.names));
+      CHECK_THROWS_WITH(detail::any_hit_with(kernel, bvh, c.ray), Catch::Contains(c.names));
+    }
+  // Valid: infinite t bounds, one zero (or negative zero) direction component, t_min > t_max.
+  const auto hit = closest_hit(bvh, Ray{origin, down, -inf, inf});
+  REQUIRE(hit.has_value());
+  CHECK(hit->t == 1.0f);
+  CHECK(any_hit(bvh, Ray{origin, Vec3(-0.0f, 0.0f, -1.0f)}));
+  CHECK_FALSE(closest_hit(bvh, Ray{origin, down, 2.0f, 0.5f}).has_value());
+}
+
 }  // namespace
 }  // namespace trisect::test
