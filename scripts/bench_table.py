@@ -18,7 +18,9 @@ wrong / mismatched / disagreeing answers, SAH cost.
     scripts/bench_table.py bench/results/bvh_*.json --merge-into bench/results/bvh.json
 
 Several JSON files are read as one run (the context is the first file's); --merge-into also
-writes them out as one JSON file.
+writes them out as one JSON file. Files may repeat benchmarks (the same programs run several
+times, as this machine's timings drift from run to run): each benchmark's time is then the
+median of its runs' medians.
 
 --plot writes a bar chart of the ratios: with matplotlib when it is installed (any format it
 knows), otherwise as a plain SVG drawn here (the file name should then end in .svg).
@@ -72,8 +74,10 @@ def read_runs(paths):
 
 
 def load_medians(data, time_field):
-    """{run_name: (median ns, counters)} in the order of the file."""
+    """{run_name: (median ns, counters)} in the order of the file. A benchmark with medians
+    from several runs (files read together) gets the median of those medians."""
     medians = OrderedDict()
+    run_medians = OrderedDict()
     plain = OrderedDict()
     for entry in data.get("benchmarks", []):
         if entry.get("error_occurred"):
@@ -87,9 +91,11 @@ def load_medians(data, time_field):
         run_type = entry.get("run_type", "iteration")
         if run_type == "aggregate":
             if entry.get("aggregate_name") == "median":
-                medians[name] = (nanoseconds, counters)
+                run_medians.setdefault(name, []).append((nanoseconds, counters))
         else:
             plain.setdefault(name, []).append((nanoseconds, counters))
+    for name, runs in run_medians.items():
+        medians[name] = (statistics.median(t for t, _ in runs), runs[-1][1])
     for name, runs in plain.items():
         if name not in medians:
             medians[name] = (statistics.median(t for t, _ in runs), runs[-1][1])
