@@ -81,7 +81,11 @@ void require_valid(const Ray& ray) {
 #if TRISECT_HAVE_AVX_KERNEL
 // Read at every query; set before main. A query made by another static initializer before
 // this one runs sees false and takes the portable kernel, which answers the same.
-const bool processor_has_avx_kernel = __builtin_cpu_supports("avx");
+// __builtin_cpu_init first: static initializers may run before the compiler runtime's own.
+const bool processor_has_avx_kernel = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx") != 0;
+}();
 #endif
 
 bool processor_has_avx() noexcept {
