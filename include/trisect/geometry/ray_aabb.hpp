@@ -5,8 +5,6 @@
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/ray.hpp"
 
-#include <limits>
-
 namespace trisect {
 
 /// Per-ray constants of the slab test (Kay & Kajiya, "Ray Tracing Complex Scenes", 1986).
@@ -18,10 +16,11 @@ struct RaySlabs {
   /// Constants for `ray` (direction non-zero).
   [[nodiscard]] static RaySlabs of(const Ray& ray) noexcept {
     RaySlabs slabs{ray.origin, Vec3(0.0f), {}};
+    const float direction[3] = {ray.direction.x, ray.direction.y, ray.direction.z};
     for (int axis = 0; axis < 3; ++axis) {
-      const float d = ray.direction[axis];
-      slabs.inverse[axis] = d == 0 ? std::numeric_limits<float>::infinity() : 1.0f / d;
-      slabs.negative[axis] = d < 0;
+      // +inf for a zero direction of either sign: -0 + 0 is +0.
+      slabs.inverse[axis] = 1.0f / (direction[axis] + 0.0f);
+      slabs.negative[axis] = direction[axis] < 0;
     }
     return slabs;
   }

@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <optional>
-#include <utility>
 
 namespace trisect {
 
