@@ -19,7 +19,7 @@
 //                           midpoints, so it stays a closed indexed mesh): 16x the triangles.
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/bvh.hpp>
-#include <trisect/bvh/triangle_soup.hpp>
+#include <trisect/mesh/triangle_soup.hpp>
 
 #include <benchmark/benchmark.h>
 #include <glm/geometric.hpp>

@@ -1,7 +1,7 @@
 #pragma once
 // Seeded test scenes for BVH queries: random soups, lattice soups full of exact ties,
 // degenerate and needle triangles, a noisy sphere mesh, and far-from-origin / tiny coordinates.
-#include <trisect/bvh/triangle_soup.hpp>
+#include <trisect/mesh/triangle_soup.hpp>
 #include <trisect/io/load_mesh.hpp>
 
 #include <catch2/catch.hpp>

@@ -3,7 +3,7 @@
 /// Building a BVH: binned SAH, parallel and deterministic.
 
 #include "trisect/bvh/bvh.hpp"
-#include "trisect/bvh/triangle_soup.hpp"
+#include "trisect/mesh/triangle_soup.hpp"
 
 namespace trisect {
 

@@ -2,9 +2,9 @@
 /// \file
 /// The bounding volume hierarchy: nodes in depth-first order plus the triangles in leaf order.
 
-#include "trisect/bvh/triangle_soup.hpp"
 #include "trisect/bvh/wide_node.hpp"
 #include "trisect/math/aabb.hpp"
+#include "trisect/mesh/triangle_soup.hpp"
 
 #include <cstdint>
 #include <vector>

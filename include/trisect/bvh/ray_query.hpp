@@ -3,7 +3,7 @@
 /// Closest-hit and any-hit rays.
 
 #include "trisect/bvh/bvh.hpp"
-#include "trisect/bvh/traverse.hpp"
+#include "trisect/bvh/query_stats.hpp"
 #include "trisect/math/ray.hpp"
 
 #include <optional>

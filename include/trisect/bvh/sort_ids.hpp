@@ -2,7 +2,7 @@
 /// \file
 /// Sorting a query's answer: triangle ids below a known bound.
 
-#include "trisect/bvh/triangle_soup.hpp"
+#include "trisect/mesh/triangle_soup.hpp"
 
 #include <cstddef>
 #include <span>

@@ -3,6 +3,7 @@
 /// The one generic traversal for "which triangles touch this set" queries.
 
 #include "trisect/bvh/bvh.hpp"
+#include "trisect/bvh/query_stats.hpp"
 #include "trisect/math/exact.hpp"
 
 #include <array>
@@ -13,14 +14,6 @@
 #include <type_traits>
 
 namespace trisect {
-
-/// What a query did, for tests and benchmarks. Counters add up over calls that share it.
-struct QueryStats {
-  std::uint64_t nodes_visited = 0;     ///< Nodes entered (see each query for which).
-  std::uint64_t triangles_tested = 0;  ///< Exact leaf tests run.
-  std::uint64_t triangles_inside = 0;  ///< Triangles reported untested (node inside the query).
-  std::uint64_t exact_fallbacks = 0;   ///< Exact-arithmetic fallbacks taken by this query.
-};
 
 /// A set that triangles may touch, seen by the traversal through three tests:
 /// `may_touch(box)`: false only when no point of the closed box touches the set (may be

@@ -2,7 +2,7 @@
 /// \file
 /// An owning triangle mesh as read from a file.
 
-#include "trisect/bvh/triangle_soup.hpp"
+#include "trisect/mesh/triangle_soup.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "trisect/bvh/triangle_soup.hpp"
+#include "trisect/mesh/triangle_soup.hpp"
 
 #include "trisect/math/validate.hpp"
 
