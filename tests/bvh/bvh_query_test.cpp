@@ -210,7 +210,7 @@ std::vector<detail::RayKernel> ray_kernels() {
   return kernels;
 }
 
-TEST_CASE("closest_hit equals brute force; any_hit agrees; with each ray kernel", "[bvh]") {
+TEST_CASE("closest_hit equals brute force, any_hit agrees, with each ray kernel", "[bvh]") {
   REQUIRE(detail::available(detail::chosen_ray_kernel()));
   for (const detail::RayKernel kernel : ray_kernels()) {
     INFO("kernel " << static_cast<int>(kernel));

@@ -76,7 +76,7 @@ TEST_CASE("comments, blank lines, tabs and CRLF are accepted", "[cli]") {
   CHECK(run.out == "0 1 2\n0 1\n");
 }
 
-TEST_CASE("numbers are read as strtof reads them; inf where a bound makes sense", "[cli]") {
+TEST_CASE("numbers are read as strtof reads them, inf where a bound makes sense", "[cli]") {
   const Run run = query_on_two_triangles(
       "box -inf -inf -inf inf inf inf\n"  // everything
       "box -inf -inf 0.5 inf inf inf\n"   // z >= 0.5: triangle 1 only
