@@ -1,10 +1,12 @@
 // `trisect demo`: the main job on a built-in scene, with timings and an SVG section picture.
-#include "commands.hpp"
 #include "demo_peer.hpp"
+#include "subcommands.hpp"
 
+#include <trisect/cli/run.hpp>
 #include <trisect/io/load_mesh.hpp>
 #include <trisect/trisect.hpp>
 
+#include <CLI/CLI.hpp>
 #include <glm/geometric.hpp>
 #include <glm/vec2.hpp>
 
@@ -132,19 +134,7 @@ void write_section_svg(const std::filesystem::path& path, const Mesh& mesh, cons
   svg << "</g>\n</svg>\n";
 }
 
-}  // namespace
-
-int run_demo(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
-  std::filesystem::path svg_path = "trisect-demo-section.svg";
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i] == "--svg" && i + 1 < arguments.size()) {
-      svg_path = arguments[++i];
-    } else {
-      err << "trisect demo: unexpected argument '" << arguments[i]
-          << "' (see trisect demo --help)\n";
-      return exit_bad_input;
-    }
-  }
+int run_demo(const std::filesystem::path& svg_path, std::ostream& out, std::ostream& err) {
   Mesh mesh;
   std::string scene;
   try {
@@ -226,6 +216,25 @@ int run_demo(const std::vector<std::string>& arguments, std::ostream& out, std::
       << collect_touching(bvh, Plane{{0, 0, 1}, bounds.center().z}).size()
       << " touched triangles, cut segments in red)\n";
   return 0;
+}
+
+}  // namespace
+
+void add_demo_command(CLI::App& app, Context& context) {
+  CLI::App* command =
+      app.add_subcommand("demo", "the main job on a built-in scene, with timings and a picture");
+  const auto svg_path = std::make_shared<std::string>("trisect-demo-section.svg");
+  command->add_option("--svg", *svg_path, "where to write the SVG of a plane section")
+      ->type_name("FILE")
+      ->capture_default_str();
+  command->footer(R"(
+Runs the main job on a built-in scene: the Stanford bunny from the shared meshes
+($TRISECT_MESH_DIR or ../shared/meshes) when present, otherwise a procedural noisy sphere.
+Builds the BVH, runs box, plane, sphere and ray queries, prints what they found and how long
+they took, and writes an SVG of a plane section with the triangles it touches.)");
+  context.actions[command] = [&context, svg_path] {
+    return run_demo(*svg_path, context.out, context.err);
+  };
 }
 
 }  // namespace trisect::cli

@@ -1,15 +1,19 @@
 // `trisect info MESH`.
-#include "commands.hpp"
 #include "progress.hpp"
+#include "subcommands.hpp"
 
+#include <trisect/cli/run.hpp>
 #include <trisect/io/load_mesh.hpp>
 #include <trisect/mesh/topology.hpp>
 #include <trisect/trisect.hpp>
+
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <ostream>
 
 namespace trisect::cli {
+namespace {
 
 int run_info(const std::string& mesh_path, std::ostream& out, std::ostream& err) {
   try {
@@ -55,6 +59,22 @@ int run_info(const std::string& mesh_path, std::ostream& out, std::ostream& err)
     err << "trisect info: " << mesh_path << ": " << error.what() << '\n';
   }
   return exit_bad_input;
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app, Context& context) {
+  CLI::App* command =
+      app.add_subcommand("info", "triangles, bounds, watertightness, BVH statistics");
+  const auto mesh_path = std::make_shared<std::string>();
+  command->add_option("MESH", *mesh_path, "the mesh: .obj, .ply or .stl")->required();
+  command->footer(R"(
+Prints the number of triangles and vertices, degenerate (zero-area) triangles, the bounds,
+whether the mesh is watertight (every edge, between vertices with equal positions, used by
+exactly two triangles), and the BVH's build time and statistics.)");
+  context.actions[command] = [&context, mesh_path] {
+    return run_info(*mesh_path, context.out, context.err);
+  };
 }
 
 }  // namespace trisect::cli

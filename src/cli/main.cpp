@@ -1,5 +1,5 @@
 // The `trisect` command: see `trisect --help`.
-#include "commands.hpp"
+#include "trisect/cli/run.hpp"
 
 #include <iostream>
 #include <string>

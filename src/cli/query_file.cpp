@@ -1,4 +1,4 @@
-#include "query_file.hpp"
+#include "trisect/cli/query_file.hpp"
 
 #include <cerrno>
 #include <cmath>

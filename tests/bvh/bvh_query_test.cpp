@@ -1,7 +1,7 @@
 // BVH queries against brute force over every triangle, as exact sorted sets, on random,
 // lattice (ties), degenerate, needle, far and tiny scenes; builds are checked with validate()
 // and must not depend on the thread count.
-#include "bvh/ray_kernels.hpp"
+#include <trisect/bvh/ray_kernels.hpp>
 #include "bvh/scenes.hpp"
 
 #include <trisect/bvh/batch.hpp>

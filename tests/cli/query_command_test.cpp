@@ -1,5 +1,5 @@
 // The `trisect query` contract (DESIGN.md), case by case, run in-process.
-#include <cli/commands.hpp>
+#include <trisect/cli/run.hpp>
 
 #include "support/scratch_folder.hpp"
 
@@ -147,13 +147,6 @@ TEST_CASE("bad files and arguments: exit 2 with the file named", "[cli]") {
   CHECK(run.status == 2);
   CHECK(run.out.empty());
   CHECK_THAT(run.err, Catch::Contains("bad.obj:3"));
-  std::ostringstream out, err;
-  CHECK(cli::run({"query", mesh}, out, err) == 2);
-  CHECK(cli::run({"frobnicate"}, out, err) == 2);
-  CHECK(cli::run({}, out, err) == 2);
-  CHECK(out.str().empty());
-  CHECK(cli::run({"query", "--help"}, out, err) == 0);
-  CHECK_THAT(out.str(), Catch::Contains("trisect query MESH QUERYFILE"));
 }
 
 }  // namespace

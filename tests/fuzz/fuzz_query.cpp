@@ -1,6 +1,6 @@
 // libFuzzer target for the query-file parser of `trisect query`: any input parses into valid
 // queries (which are then answered on a small mesh) or throws QueryFileError.
-#include <cli/query_file.hpp>
+#include <trisect/cli/query_file.hpp>
 #include <trisect/trisect.hpp>
 
 #include <cstddef>

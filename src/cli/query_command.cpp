@@ -1,18 +1,19 @@
-#include "commands.hpp"
-
-#include "help.hpp"
+// `trisect query MESH QUERYFILE`.
 #include "progress.hpp"
-#include "query_file.hpp"
+#include "subcommands.hpp"
 
+#include <trisect/cli/query_file.hpp>
+#include <trisect/cli/run.hpp>
 #include <trisect/io/load_mesh.hpp>
 #include <trisect/trisect.hpp>
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 #include <fstream>
-#include <iostream>
-#include <map>
+#include <memory>
+#include <ostream>
 #include <sstream>
-#include <tuple>
 
 namespace trisect::cli {
 namespace {
@@ -64,19 +65,28 @@ std::string answer(const Bvh& bvh, const std::vector<Query>& queries) {
   return out;
 }
 
-bool wants_help(const std::vector<std::string>& arguments) {
-  for (const std::string& argument : arguments)
-    if (argument == "--help" || argument == "-h") return true;
-  return false;
-}
+constexpr const char* query_footer = R"(
+QUERYFILE has one query per line; tokens are separated by spaces or tabs, CRLF is accepted,
+blank lines and lines starting with # are ignored:
+  box X0 Y0 Z0 X1 Y1 Z1            closed box; per axis the smaller number is the minimum
+  plane NX NY NZ D                 the plane NX*x + NY*y + NZ*z = D (normal not zero)
+  sphere CX CY CZ R                closed ball, R >= 0
+  ray OX OY OZ DX DY DZ [TMIN [TMAX]]   TMIN defaults to 0, TMAX to inf
+Numbers are rounded to float as strtof does; inf is accepted for box bounds, R, TMIN, TMAX.
 
-int usage_error(std::ostream& err, const std::string& problem, const char* help) {
-  err << "trisect: " << problem << "\n\n" << help;
-  return exit_bad_input;
-}
+Output, one line per query, in order:
+  box/plane/sphere   ascending ids of every triangle touching it (empty line for none)
+  ray                "T ID" of the closest hit with TMIN <= T <= TMAX (T to 9 significant
+                     digits) on a triangle of non-zero area, or "miss"; watertight; a ray in a
+                     triangle's plane does not hit it
+The whole query file is read first: on any error nothing is printed, the exit status is 2 and
+stderr names the file and line.
 
-}  // namespace
+example:
+  printf 'box -1 -1 -1 1 1 1\nplane 0 0 1 0\nray 0 0 5 0 0 -1\n' > q.txt
+  trisect query bunny.obj q.txt)";
 
+// The run: answers the queries of one query file on one mesh.
 int run_query(const std::string& mesh_path, const std::string& query_path, std::ostream& out,
               std::ostream& err) {
   try {
@@ -103,29 +113,19 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
   return exit_bad_input;
 }
 
-int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
-  if (arguments.empty()) return usage_error(err, "no command given", general_help);
-  const std::string& command = arguments[0];
-  const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
-  if (command == "--help" || command == "-h" || command == "help") {
-    out << general_help;
-    return 0;
-  }
-  if (command == "query") {
-    if (wants_help(rest)) return out << query_help, 0;
-    if (rest.size() != 2) return usage_error(err, "query takes MESH and QUERYFILE", query_help);
-    return run_query(rest[0], rest[1], out, err);
-  }
-  if (command == "info") {
-    if (wants_help(rest)) return out << info_help, 0;
-    if (rest.size() != 1) return usage_error(err, "info takes one MESH", info_help);
-    return run_info(rest[0], out, err);
-  }
-  if (command == "demo") {
-    if (wants_help(rest)) return out << demo_help, 0;
-    return run_demo(rest, out, err);
-  }
-  return usage_error(err, "unknown command '" + command + "'", general_help);
+}  // namespace
+
+void add_query_command(CLI::App& app, Context& context) {
+  CLI::App* command =
+      app.add_subcommand("query", "answer box, plane, sphere and ray queries on MESH");
+  const auto mesh_path = std::make_shared<std::string>();
+  const auto query_path = std::make_shared<std::string>();
+  command->add_option("MESH", *mesh_path, "the mesh: .obj, .ply or .stl")->required();
+  command->add_option("QUERYFILE", *query_path, "the queries, one per line")->required();
+  command->footer(query_footer);
+  context.actions[command] = [&context, mesh_path, query_path] {
+    return run_query(*mesh_path, *query_path, context.out, context.err);
+  };
 }
 
 }  // namespace trisect::cli

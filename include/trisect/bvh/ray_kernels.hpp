@@ -1,6 +1,7 @@
 #pragma once
 // The two ray traversal kernels behind closest_hit and any_hit, for tests that check that
-// both give the same answers. Internal to the library.
+// both give the same answers. Internal to the library (namespace detail): no
+// stability promised.
 #include "trisect/bvh/ray_query.hpp"
 
 namespace trisect::detail {

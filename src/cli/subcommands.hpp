@@ -1,0 +1,18 @@
+#pragma once
+// The subcommands of `trisect`, one registration function each (in its own file). A new
+// subcommand is a new file with its `add_..._command` and one line in run.cpp's list.
+
+#include "context.hpp"
+
+namespace trisect::cli {
+
+/// `trisect query MESH QUERYFILE` (query_command.cpp).
+void add_query_command(CLI::App& app, Context& context);
+
+/// `trisect info MESH` (info.cpp).
+void add_info_command(CLI::App& app, Context& context);
+
+/// `trisect demo [--svg FILE]` (demo.cpp).
+void add_demo_command(CLI::App& app, Context& context);
+
+}  // namespace trisect::cli

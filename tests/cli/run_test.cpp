@@ -1,0 +1,75 @@
+// The command line of `trisect` (src/cli/run.cpp): generated help per subcommand, usage errors
+// named, exit status 2 and nothing on stdout for them.
+#include <trisect/cli/run.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+namespace trisect::cli {
+namespace {
+
+struct Run {
+  int status;
+  std::string out, err;
+};
+
+Run run_command(const std::vector<std::string>& arguments) {
+  std::ostringstream out, err;
+  const int status = run(arguments, out, err);
+  return {status, out.str(), err.str()};
+}
+
+TEST_CASE("help is generated for the command and for each subcommand", "[cli]") {
+  struct Help {
+    std::vector<std::string> arguments;
+    std::vector<const char*> lines;
+  };
+  const Help cases[] = {
+      {{"--help"}, {"Usage: trisect [OPTIONS] SUBCOMMAND", "query", "info", "demo"}},
+      {{"-h"}, {"Usage: trisect [OPTIONS] SUBCOMMAND"}},
+      {{"query", "--help"},
+       {"Usage: trisect query [OPTIONS] MESH QUERYFILE", "sphere CX CY CZ R", "ray OX OY OZ"}},
+      {{"query", "mesh.obj", "-h"}, {"Usage: trisect query [OPTIONS] MESH QUERYFILE"}},
+      {{"info", "--help"}, {"Usage: trisect info [OPTIONS] MESH", "watertight"}},
+      {{"demo", "--help"}, {"Usage: trisect demo [OPTIONS]", "--svg FILE"}},
+  };
+  for (const Help& help : cases) {
+    INFO(help.arguments[0] << ' ' << help.arguments.back());
+    const Run run = run_command(help.arguments);
+    CHECK(run.status == 0);
+    CHECK(run.err.empty());
+    for (const char* line : help.lines) CHECK_THAT(run.out, Catch::Contains(line));
+  }
+}
+
+TEST_CASE("usage errors name the argument, exit 2, print nothing on stdout", "[cli]") {
+  struct Usage {
+    std::vector<std::string> arguments;
+    const char* message;
+  };
+  const Usage cases[] = {
+      {{}, "A subcommand is required"},
+      {{"frobnicate"}, "unknown command 'frobnicate' (expected a command: query, info, demo"},
+      {{"--frobnicate"}, "unknown option '--frobnicate'"},
+      {{"query", "mesh.obj"}, "QUERYFILE is required"},
+      {{"query"}, "MESH is required"},
+      {{"query", "mesh.obj", "q.txt", "extra"}, "not expected: extra"},
+      {{"query", "--bogus", "mesh.obj", "q.txt"}, "not expected: --bogus"},
+      {{"info"}, "MESH is required"},
+      {{"info", "a.obj", "b.obj"}, "not expected: b.obj"},
+      {{"demo", "--svg"}, "--svg: 1 required FILE missing"},
+      {{"demo", "--colour", "red"}, "--colour"},
+      {{"demo", "--svg", "a.svg", "--svg", "b.svg"}, "--svg"},
+  };
+  for (const Usage& usage : cases) {
+    const Run run = run_command(usage.arguments);
+    INFO(run.err);
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    CHECK_THAT(run.err, Catch::StartsWith("trisect: ") && Catch::Contains(usage.message));
+  }
+}
+
+}  // namespace
+}  // namespace trisect::cli
