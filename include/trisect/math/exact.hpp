@@ -74,12 +74,18 @@ template <int A, int B>
 /// Returned by `filtered_sign` when the fast path cannot decide.
 inline constexpr int uncertain_sign = 2;
 
-/// The sign (-1, 0, +1) of the exact value behind `f`, or `uncertain_sign` when |value| lies
-/// within the error bound. The bound (Order + 2)·u·magnitude exceeds gamma_Order·(exact
+/// A bound on |f.value - exact value|: (Order + 2)·u·magnitude exceeds gamma_Order·(exact
 /// magnitude) including the rounding of the magnitude itself.
 template <int Order>
+[[nodiscard]] constexpr double error_bound(Filtered<Order> f) noexcept {
+  return (Order + 2) * unit_roundoff * f.magnitude;
+}
+
+/// The sign (-1, 0, +1) of the exact value behind `f`, or `uncertain_sign` when |value| lies
+/// within the error bound.
+template <int Order>
 [[nodiscard]] constexpr int filtered_sign(Filtered<Order> f) noexcept {
-  const double bound = (Order + 2) * unit_roundoff * f.magnitude;
+  const double bound = error_bound(f);
   if (f.value > bound) return 1;
   if (f.value < -bound) return -1;
   if (f.magnitude == 0) return 0;
@@ -136,6 +142,12 @@ template <class Expression>
   count_fallback();
   return expression(ExpansionLift{}).sign();
 }
+
+template <class Expression>
+[[gnu::noinline, gnu::cold]] double exact_value(const Expression& expression) {
+  count_fallback();
+  return expression(ExpansionLift{}).approximate();
+}
 }  // namespace detail
 
 /// The exact sign (-1, 0, +1) of `expression`, a generic callable `(auto lift) -> number`
@@ -146,6 +158,18 @@ template <class Expression>
   if (fast != uncertain_sign) [[likely]]
     return fast;
   return detail::exact_sign(expression);
+}
+
+/// The exact value of `expression` (as for `sign_of`) to within a relative error of 2^-26: the
+/// fast path's value when its error bound is that small relative to it, otherwise the exact
+/// expansion rounded to double (a relative error of a few units in the last place). Exactly 0
+/// when the exact value is 0.
+template <class Expression>
+[[nodiscard]] inline double value_of(const Expression& expression) {
+  const auto fast = expression(FilteredLift{});
+  if (std::fabs(fast.value) > 0x1p26 * error_bound(fast)) [[likely]]
+    return fast.value;
+  return detail::exact_value(expression);
 }
 
 }  // namespace trisect::exact

@@ -1,0 +1,263 @@
+#include "trisect/bvh/slice.hpp"
+
+#include "section.hpp"
+#include "trisect/bvh/collect.hpp"
+#include "trisect/math/exact.hpp"
+#include "trisect/math/validate.hpp"
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace trisect {
+namespace {
+
+// Where values fall among the sorted distinct offsets. Planes are usually evenly spaced, so a
+// guess from linear interpolation is refined by a few steps; binary search otherwise.
+class PlaneLocator {
+ public:
+  explicit PlaneLocator(std::span<const float> sorted) : planes_(sorted) {
+    if (sorted.size() > 1)
+      scale_ = double(sorted.size() - 1) / (double(sorted.back()) - double(sorted.front()));
+  }
+
+  // The index of the first plane with offset >= value (planes_.size() when none).
+  [[nodiscard]] std::size_t first_at_or_above(double value) const {
+    const std::size_t count = planes_.size();
+    const double guess = (value - double(planes_.front())) * scale_;
+    std::size_t i = guess <= 0 ? 0 : guess >= double(count) ? count : std::size_t(guess);
+    for (int step = 0; step < 4; ++step) {
+      if (i > 0 && double(planes_[i - 1]) >= value) {
+        --i;
+      } else if (i < count && double(planes_[i]) < value) {
+        ++i;
+      } else {
+        return i;
+      }
+    }
+    return std::size_t(std::lower_bound(planes_.begin(), planes_.end(), value,
+                                        [](float plane, double v) { return double(plane) < v; }) -
+                       planes_.begin());
+  }
+
+ private:
+  std::span<const float> planes_;
+  double scale_ = 0;
+};
+
+// The range of planes [first, last) a triangle may contribute to: those with offsets in
+// (min n·v, max n·v], widened by the rounding error of n·v in double (the products of floats
+// are exact; the two sums err by at most 2u times the sum of the terms' magnitudes).
+struct PlaneRange {
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;
+};
+
+PlaneRange planes_spanned(const Triangle& triangle, const glm::dvec3& normal,
+                          const glm::dvec3& abs_normal, const PlaneLocator& locator) {
+  double low = std::numeric_limits<double>::infinity(), high = -low, magnitude = 0;
+  for (const Vec3& v : {triangle.a, triangle.b, triangle.c}) {
+    const glm::dvec3 p(v);
+    const double h = normal.x * p.x + normal.y * p.y + normal.z * p.z;
+    low = std::min(low, h);
+    high = std::max(high, h);
+    magnitude = std::max(magnitude, glm::dot(abs_normal, glm::abs(p)));
+  }
+  const double error = 3 * exact::unit_roundoff * magnitude;
+  const std::size_t first = locator.first_at_or_above(low - error);
+  const std::size_t last = locator.first_at_or_above(high + error + error);
+  return {std::uint32_t(first), std::uint32_t(std::max(first, last))};
+}
+
+// Triangle ids per plane, ascending: buckets[offsets[i] .. offsets[i + 1]) for plane i. One
+// pass over the triangles in parallel chunks; each chunk writes its own ascending run of every
+// bucket, so the buckets do not depend on the thread count.
+struct Buckets {
+  std::vector<std::size_t> offsets;
+  std::vector<TriangleId> ids;
+
+  [[nodiscard]] std::span<const TriangleId> of(std::size_t plane) const {
+    return {ids.data() + offsets[plane], offsets[plane + 1] - offsets[plane]};
+  }
+};
+
+Buckets bucket_triangles(const TriangleSoup& soup, const Vec3& normal,
+                         std::span<const float> planes) {
+  const std::size_t triangles = soup.size(), plane_count = planes.size();
+  const PlaneLocator locator(planes);
+  const glm::dvec3 n(normal), abs_n = glm::abs(n);
+  std::vector<PlaneRange> ranges(triangles);
+  // Chunks: enough for two threads to balance, few enough that per-chunk counts stay small.
+  const std::size_t chunk_count = std::clamp<std::size_t>(
+      std::min(triangles / 4096, (std::size_t(1) << 24) / (plane_count + 1)), 1, 64);
+  const std::size_t chunk_size = (triangles + chunk_count - 1) / chunk_count;
+  std::vector<std::size_t> counts(chunk_count * plane_count, 0);  // [chunk][plane]
+  tbb::parallel_for(std::size_t(0), chunk_count, [&](std::size_t chunk) {
+    std::size_t* count = counts.data() + chunk * plane_count;
+    const std::size_t end = std::min(triangles, (chunk + 1) * chunk_size);
+    for (std::size_t t = chunk * chunk_size; t < end; ++t) {
+      ranges[t] = planes_spanned(soup.triangle(t), n, abs_n, locator);
+      for (std::uint32_t p = ranges[t].first; p < ranges[t].last; ++p) ++count[p];
+    }
+  });
+  Buckets buckets;
+  buckets.offsets.assign(plane_count + 1, 0);
+  std::size_t total = 0;
+  for (std::size_t p = 0; p < plane_count; ++p) {
+    buckets.offsets[p] = total;
+    for (std::size_t chunk = 0; chunk < chunk_count; ++chunk) {
+      const std::size_t count = counts[chunk * plane_count + p];
+      counts[chunk * plane_count + p] = total;  // now the chunk's write position
+      total += count;
+    }
+  }
+  buckets.offsets[plane_count] = total;
+  buckets.ids.resize(total);
+  tbb::parallel_for(std::size_t(0), chunk_count, [&](std::size_t chunk) {
+    std::size_t* position = counts.data() + chunk * plane_count;
+    const std::size_t end = std::min(triangles, (chunk + 1) * chunk_size);
+    for (std::size_t t = chunk * chunk_size; t < end; ++t)
+      for (std::uint32_t p = ranges[t].first; p < ranges[t].last; ++p)
+        buckets.ids[position[p]++] = TriangleId(t);
+  });
+  return buckets;
+}
+
+void validate_slice(const TriangleSoup& soup, const Vec3& normal, std::span<const float> offsets,
+                    const SliceOptions& options) {
+  validate(soup);
+  if (!is_finite(normal)) throw InvalidInput("slice: the normal is not finite");
+  if (normal == Vec3(0.0f)) throw InvalidInput("slice: the normal is zero");
+  for (std::size_t i = 0; i < offsets.size(); ++i)
+    if (!std::isfinite(offsets[i]))
+      throw InvalidInput("slice: offset " + std::to_string(i) + " is not finite");
+  if (options.bvh != nullptr && options.bvh->size() != soup.size())
+    throw InvalidInput("slice: the BVH holds " + std::to_string(options.bvh->size()) +
+                       " triangles, the soup " + std::to_string(soup.size()));
+}
+
+std::vector<Section> slice_distinct(const TriangleSoup& soup, const Vec3& normal,
+                                    std::span<const float> planes, const SliceOptions& options,
+                                    SliceStats& stats) {
+  if (planes.empty()) return {};
+  const bool use_bvh = options.bvh != nullptr && planes.size() <= options.bvh_plane_limit;
+  stats.path = use_bvh ? SlicePath::bvh : SlicePath::sweep;
+  Buckets buckets;
+  if (!use_bvh) buckets = bucket_triangles(soup, normal, planes);
+  std::vector<Section> sections(planes.size());
+  tbb::enumerable_thread_specific<detail::SectionScratch> scratch;
+  tbb::enumerable_thread_specific<SliceStats> counters;
+  tbb::parallel_for(std::size_t(0), planes.size(), [&](std::size_t p) {
+    std::vector<TriangleId> found;
+    if (use_bvh) found = collect_touching(*options.bvh, Plane{normal, planes[p]});
+    const std::span<const TriangleId> candidates = use_bvh ? found : buckets.of(p);
+    sections[p] =
+        detail::cut_section(soup, normal, planes[p], candidates, scratch.local(), counters.local());
+  });
+  for (const SliceStats& local : counters) {
+    stats.candidates += local.candidates;
+    stats.segments += local.segments;
+    stats.contours += local.contours;
+  }
+  return sections;
+}
+
+}  // namespace
+
+std::vector<Section> slice(const TriangleSoup& soup, const Vec3& normal,
+                           std::span<const float> offsets, const SliceOptions& options,
+                           SliceStats* stats) {
+  validate_slice(soup, normal, offsets, options);
+  std::vector<float> planes(offsets.begin(), offsets.end());
+  for (float& plane : planes) plane += 0.0f;  // -0 is 0: one plane
+  std::sort(planes.begin(), planes.end());
+  planes.erase(std::unique(planes.begin(), planes.end()), planes.end());
+
+  SliceStats local;
+  std::vector<Section> distinct;
+  if (options.threads > 0) {
+    tbb::task_arena arena(options.threads);
+    arena.execute([&] { distinct = slice_distinct(soup, normal, planes, options, local); });
+  } else {
+    distinct = slice_distinct(soup, normal, planes, options, local);
+  }
+  // Each offset's section, moved out of `distinct` at its last use and copied before.
+  std::vector<std::size_t> plane_of(offsets.size()), remaining_uses(planes.size(), 0);
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    const auto at = std::lower_bound(planes.begin(), planes.end(), offsets[i] + 0.0f);
+    plane_of[i] = std::size_t(at - planes.begin());
+    ++remaining_uses[plane_of[i]];
+  }
+  std::vector<Section> sections;
+  sections.reserve(offsets.size());
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    Section& section = distinct[plane_of[i]];
+    if (--remaining_uses[plane_of[i]] == 0) {
+      sections.push_back(std::move(section));
+    } else {
+      sections.push_back(section);
+    }
+    sections.back().d = offsets[i];
+  }
+  if (stats != nullptr) {
+    stats->path = local.path;
+    stats->candidates += local.candidates;
+    stats->segments += local.segments;
+    stats->contours += local.contours;
+  }
+  return sections;
+}
+
+Section slice(const TriangleSoup& soup, const Plane& plane, const SliceOptions& options,
+              SliceStats* stats) {
+  const float offset[1] = {plane.d};
+  return std::move(slice(soup, plane.normal, offset, options, stats).front());
+}
+
+Extent extent_along(const TriangleSoup& soup, const Vec3& normal) {
+  double low = std::numeric_limits<double>::infinity(), high = -low;
+  const glm::dvec3 n(normal);
+  for (std::size_t t = 0; t < soup.size(); ++t) {
+    const Triangle triangle = soup.triangle(t);
+    for (const Vec3& v : {triangle.a, triangle.b, triangle.c}) {
+      const double h = glm::dot(n, glm::dvec3(v));
+      low = std::min(low, h);
+      high = std::max(high, h);
+    }
+  }
+  if (soup.empty()) return {};
+  return {float(low), float(high)};
+}
+
+std::vector<float> layer_offsets(const Extent& extent, std::size_t layers) {
+  std::vector<float> offsets(layers);
+  const double low = extent.low, size = double(extent.high) - low;
+  for (std::size_t i = 0; i < layers; ++i)
+    offsets[i] = float(low + (double(i) + 0.5) * size / double(layers));
+  return offsets;
+}
+
+std::vector<float> step_offsets(const Extent& extent, float step, std::size_t max_offsets) {
+  if (!(std::isfinite(step) && step > 0))
+    throw InvalidInput("slice: the step must be finite and positive");
+  const double low = extent.low, high = extent.high;
+  const double count = std::max(1.0, std::ceil((high - low) / double(step) - 0.5));
+  if (count > double(max_offsets))
+    throw InvalidInput("slice: the step gives more than " + std::to_string(max_offsets) +
+                       " planes");
+  std::vector<float> offsets;
+  for (std::size_t i = 0; i < std::size_t(count); ++i) {
+    const double offset = low + (double(i) + 0.5) * double(step);
+    if (i > 0 && offset >= high) break;
+    offsets.push_back(float(offset));
+  }
+  return offsets;
+}
+
+}  // namespace trisect
