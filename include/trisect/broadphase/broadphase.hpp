@@ -1,0 +1,152 @@
+#pragma once
+/// \file
+/// Pair finding for moving boxes, frame after frame: which proxies' boxes began or stopped
+/// overlapping. Two dynamic AABB trees, a static layer and a dynamic layer (as Bullet's
+/// btDbvtBroadphase and Jolt's broadphase layers separate them), and a cache of the pairs whose
+/// fat boxes overlap, so that only proxies that left their fat box search a tree (Box2D v3's
+/// move buffer).
+
+#include "trisect/broadphase/dynamic_aabb_tree.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace trisect {
+
+/// Which tree a proxy lives in. Static proxies are expected to move rarely; pairs of two static
+/// proxies are never reported.
+enum class Layer : std::uint8_t {
+  static_layer,   ///< Level geometry, sensors that stay put.
+  dynamic_layer,  ///< Moving bodies.
+};
+
+/// Collision filter bits (Bullet's convention): proxies a and b can pair only when
+/// (a.group & b.mask) != 0 and (b.group & a.mask) != 0.
+struct ProxyFilter {
+  std::uint32_t group = 1;   ///< Bits this proxy belongs to.
+  std::uint32_t mask = ~0u;  ///< Bits of the proxies it may pair with.
+};
+
+/// Two proxies whose boxes overlap, `first < second`.
+struct ProxyPair {
+  ProxyId first;   ///< The smaller id.
+  ProxyId second;  ///< The larger id.
+  friend auto operator<=>(const ProxyPair&, const ProxyPair&) = default;
+};
+
+/// Called for each pair that began (or stopped) overlapping during a frame.
+template <class Callback>
+concept PairCallback = requires(Callback callback, ProxyPair pair) {
+  callback(pair);
+};
+
+/// Broadphase of boxes in two layers. A frame is: `move_proxy` (and `create_proxy`,
+/// `destroy_proxy`) for whatever changed, then `update`, which reports the pairs whose
+/// proxies' boxes (the boxes given, not the fat ones) began or stopped overlapping since the
+/// previous update. Boxes are closed: touching counts as overlapping. Each pair is reported
+/// once, smaller id first, never a proxy with itself, in ascending order (first, then second),
+/// whatever the number of TBB threads (`update` runs its searches on TBB's worker threads).
+class Broadphase {
+ public:
+  /// An empty broadphase; `options` sets both trees' fat boxes.
+  explicit Broadphase(FatBoxOptions options = {});
+
+  /// Adds a proxy with box `box` (finite, min <= max per axis; points and flat boxes are
+  /// valid) to `layer`; it can pair from the next `update` on. Ids of proxies destroyed before
+  /// the last `update` are reused. Throws `InvalidInput` for a bad box (nothing changes).
+  ProxyId create_proxy(const Aabb& box, Layer layer = Layer::dynamic_layer,
+                       ProxyFilter filter = {});
+
+  /// Removes proxy `id`. Its current pairs are reported as ended by the next `update`, and its
+  /// id is not reused before then. Throws `InvalidInput` when `id` is not a live proxy.
+  void destroy_proxy(ProxyId id);
+
+  /// Gives proxy `id` its new box after moving by `displacement` (used to stretch its fat box
+  /// ahead of the motion). Throws `InvalidInput` for a bad id, box or displacement (nothing
+  /// changes).
+  void move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement = Vec3(0.0f));
+
+  /// Ends the frame: calls `on_pair_begin(pair)` for every pair whose boxes overlap now but did
+  /// not at the previous update (or whose proxies are new), then `on_pair_end(pair)` for every
+  /// pair that overlapped then and does not now (or one of whose proxies was destroyed). Both
+  /// in ascending order.
+  template <PairCallback Begin, PairCallback End>
+  void update(Begin&& on_pair_begin, End&& on_pair_end) {
+    update_pairs();
+    for (const ProxyPair& pair : began_) on_pair_begin(pair);
+    for (const ProxyPair& pair : ended_) on_pair_end(pair);
+  }
+
+  /// Ends the frame without callbacks; `began()` and `ended()` hold its events.
+  void update_pairs();
+
+  /// Pairs that began at the last update, ascending.
+  [[nodiscard]] const std::vector<ProxyPair>& began() const noexcept { return began_; }
+
+  /// Pairs that ended at the last update, ascending.
+  [[nodiscard]] const std::vector<ProxyPair>& ended() const noexcept { return ended_; }
+
+  /// Every pair overlapping as of the last update, ascending.
+  [[nodiscard]] const std::vector<ProxyPair>& pairs() const noexcept { return pairs_; }
+
+  /// Visits each live proxy of either layer whose box (the one given, not the fat one) meets the
+  /// closed box `box`, until `visit` returns false; returns false when stopped early. Throws
+  /// `InvalidInput` for a bad box.
+  template <ProxyVisitor Visit>
+  bool query(const Aabb& box, Visit&& visit) const {
+    for (const DynamicAabbTree& tree : trees_) {
+      const bool finished = tree.query(box, [&](ProxyId node) {
+        const auto id = static_cast<ProxyId>(tree.user_data_unchecked(node));
+        return !proxies_[id].box.overlaps(box) || visit(id);
+      });
+      if (!finished) return false;
+    }
+    return true;
+  }
+
+  /// The box last given for proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
+  [[nodiscard]] const Aabb& box(ProxyId id) const;
+
+  /// True when `id` names a live proxy.
+  [[nodiscard]] bool is_proxy(ProxyId id) const noexcept {
+    return id < proxies_.size() && proxies_[id].is_alive;
+  }
+
+  /// Number of live proxies in both layers.
+  [[nodiscard]] std::size_t size() const noexcept { return trees_[0].size() + trees_[1].size(); }
+
+  /// The tree of `layer` (for statistics and `validate()`); its user values are proxy ids.
+  [[nodiscard]] const DynamicAabbTree& tree(Layer layer) const noexcept {
+    return trees_[static_cast<std::size_t>(layer)];
+  }
+
+ private:
+  struct Proxy {
+    Aabb box;
+    ProxyId node = 0;  // the leaf in its layer's tree
+    Layer layer = Layer::dynamic_layer;
+    ProxyFilter filter;
+    bool is_alive = false;
+    bool is_fat_changed = false;  // on `fat_changed_` this frame
+  };
+
+  void require_proxy(ProxyId id) const;
+  void mark_fat_changed(ProxyId id);
+  [[nodiscard]] bool may_pair(const Proxy& a, const Proxy& b) const noexcept;
+  void drop_stale_fat_pairs();
+  [[nodiscard]] std::vector<ProxyPair> find_new_fat_pairs();
+  void find_overlapping_pairs();
+  void recycle_destroyed();
+
+  DynamicAabbTree trees_[2];
+  std::vector<Proxy> proxies_;
+  std::vector<ProxyId> free_ids_;
+  std::vector<ProxyId> destroyed_;
+  std::vector<ProxyId> fat_changed_;
+  std::vector<ProxyPair> fat_pairs_;  // ascending: pairs whose fat boxes overlap
+  std::vector<ProxyPair> pairs_;      // ascending: pairs whose boxes overlap
+  std::vector<ProxyPair> began_;
+  std::vector<ProxyPair> ended_;
+};
+
+}  // namespace trisect

@@ -1,0 +1,180 @@
+#pragma once
+/// \file
+/// A dynamic bounding volume tree over boxes that move: proxies are inserted, moved and removed
+/// one at a time, and the tree stays good by surface-area-guided insertion with tree rotations
+/// (Bittner, Hapala, Havran, "Incremental BVH construction for ray tracing", Computers &
+/// Graphics 2015; the form of the dynamic trees in Box2D by Erin Catto).
+
+#include "trisect/broadphase/traversal_stack.hpp"
+#include "trisect/math/aabb.hpp"
+#include "trisect/math/ray.hpp"
+#include "trisect/math/validate.hpp"
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace trisect {
+
+/// Names a proxy (one box) of a `DynamicAabbTree` or a `Broadphase`. Stable while the proxy
+/// lives; once it is destroyed, a later `create_proxy` may hand the same value out again.
+using ProxyId = std::uint32_t;
+
+/// Called with each proxy a query reaches; returns false to stop the query there.
+template <class Visit>
+concept ProxyVisitor = requires(Visit visit, ProxyId id) {
+  { visit(id) } -> std::convertible_to<bool>;
+};
+
+/// How much larger than a proxy's box the tree keeps its stored ("fat") box, so that small
+/// motions change nothing in the tree. The fat box of a box B moving by displacement d is B
+/// grown by `margin` on every side, then extended by `displacement_multiplier`·d in the
+/// direction of d (per axis). Both are in the boxes' own units.
+struct FatBoxOptions {
+  /// Growth on every side. The default, 0.1, suits boxes of about unit size (Box2D's
+  /// b2_aabbMargin is 0.1 m); set it to 0 for exact stored boxes.
+  float margin = 0.1f;
+  /// How many frames of the current displacement the fat box anticipates (Box2D uses 4).
+  float displacement_multiplier = 4.0f;
+};
+
+/// A binary tree of boxes. Leaves are proxies and hold their fat box (see `FatBoxOptions`) and
+/// a user value; inner nodes hold the union of their children's boxes. Queries report every
+/// proxy whose *fat* box meets the query: callers that need exact answers test their own boxes.
+class DynamicAabbTree {
+ public:
+  /// An empty tree with the given fat box parameters.
+  explicit DynamicAabbTree(FatBoxOptions options = {});
+
+  /// Inserts a proxy for `box` (finite, min <= max per axis; points and flat boxes are valid)
+  /// carrying `user_data`, and returns its id. Throws `InvalidInput` for a bad box; then the
+  /// tree is unchanged.
+  ProxyId create_proxy(const Aabb& box, std::uint64_t user_data = 0);
+
+  /// Removes proxy `id`; its storage is reused by later proxies. Throws `InvalidInput` when
+  /// `id` is not a live proxy.
+  void destroy_proxy(ProxyId id);
+
+  /// Tells the tree that proxy `id` now has box `box` after moving by `displacement` (finite).
+  /// When the stored fat box still contains `box` and is not far larger than needed, nothing
+  /// changes and the result is false; otherwise the proxy is reinserted with a new fat box and
+  /// the result is true. Throws `InvalidInput` for a bad id, box or displacement; then the tree
+  /// is unchanged.
+  bool move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement = Vec3(0.0f));
+
+  /// Rebuilds the whole tree top down from its leaves (median splits along the widest axis of
+  /// the leaves' centres). Ids, fat boxes and user values stay as they are.
+  void rebuild();
+
+  /// Visits (in unspecified order) each proxy whose fat box meets the closed box `box`, until
+  /// `visit` returns false. Returns false when stopped early. Throws `InvalidInput` for a bad box.
+  template <ProxyVisitor Visit>
+  bool query(const Aabb& box, Visit&& visit) const;
+
+  /// Visits each proxy whose fat box meets `ray` (a point at t in [t_min, t_max], closed), until
+  /// `visit` returns false. Returns false when stopped early. Throws `InvalidInput` for a bad ray.
+  template <ProxyVisitor Visit>
+  bool query(const Ray& ray, Visit&& visit) const;
+
+  /// The fat box stored for proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
+  [[nodiscard]] const Aabb& fat_box(ProxyId id) const;
+
+  /// The user value of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
+  [[nodiscard]] std::uint64_t user_data(ProxyId id) const;
+
+  /// The user value of live proxy `id`, unchecked (for visitors inside queries).
+  [[nodiscard]] std::uint64_t user_data_unchecked(ProxyId id) const noexcept {
+    return nodes_[id].user_data;
+  }
+
+  /// True when `id` names a live proxy.
+  [[nodiscard]] bool is_proxy(ProxyId id) const noexcept;
+
+  /// Number of live proxies.
+  [[nodiscard]] std::size_t size() const noexcept { return proxy_count_; }
+
+  /// Edges on the longest root-to-leaf path: 0 for one proxy (and for none).
+  [[nodiscard]] int height() const noexcept;
+
+  /// Surface area heuristic cost: the sum of the surface areas of the inner nodes' boxes divided
+  /// by the root's (0 for fewer than two proxies; 0 when the root's area is 0).
+  [[nodiscard]] double sah_cost() const;
+
+  /// Checks every invariant: parent and child links agree, each inner node's box is the union
+  /// of its children's, heights are consistent, every node is either in the tree or on the
+  /// free list, and the proxy count matches. Throws `std::logic_error` naming the first broken
+  /// one.
+  void validate() const;
+
+  /// The fat box parameters.
+  [[nodiscard]] const FatBoxOptions& options() const noexcept { return options_; }
+
+ private:
+  static constexpr std::int32_t null_node = -1;
+
+  struct Node {
+    Aabb box;
+    std::int32_t parent = null_node;  // next free node when on the free list
+    std::int32_t child1 = null_node;  // null for leaves
+    std::int32_t child2 = null_node;
+    std::int32_t height = 0;  // -1 when free
+    std::uint64_t user_data = 0;
+    [[nodiscard]] bool is_leaf() const noexcept { return child1 == null_node; }
+  };
+
+  [[nodiscard]] Aabb fat(const Aabb& box, const Vec3& displacement) const;
+  void require_proxy(ProxyId id) const;
+  static void require_box(const Aabb& box);
+  std::int32_t allocate_node();
+  void free_node(std::int32_t index) noexcept;
+  [[nodiscard]] std::int32_t find_best_sibling(const Aabb& box) const;
+  void insert_leaf(std::int32_t leaf);
+  void remove_leaf(std::int32_t leaf);
+  void refit_upward(std::int32_t index, bool rotate);
+  void rotate(std::int32_t index);
+  void swap_children(std::int32_t parent_a, std::int32_t a, std::int32_t parent_b, std::int32_t b);
+  void refit(std::int32_t index) noexcept;
+  std::int32_t build_subtree(std::vector<std::int32_t>& leaves, std::size_t begin, std::size_t end);
+  static bool ray_meets(const Ray& ray, const Aabb& box) noexcept;
+  template <class Overlaps, ProxyVisitor Visit>
+  bool traverse(const Overlaps& overlaps, Visit& visit) const;
+
+  FatBoxOptions options_;
+  std::vector<Node> nodes_;
+  std::int32_t root_ = null_node;
+  std::int32_t free_list_ = null_node;
+  std::size_t proxy_count_ = 0;
+};
+
+template <class Overlaps, ProxyVisitor Visit>
+bool DynamicAabbTree::traverse(const Overlaps& overlaps, Visit& visit) const {
+  if (root_ == null_node) return true;
+  TraversalStack stack;
+  stack.push(root_);
+  while (!stack.is_empty()) {
+    const Node& node = nodes_[static_cast<std::size_t>(stack.pop())];
+    if (!overlaps(node.box)) continue;
+    if (!node.is_leaf()) {
+      stack.push(node.child2);
+      stack.push(node.child1);
+    } else if (!visit(static_cast<ProxyId>(&node - nodes_.data()))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <ProxyVisitor Visit>
+bool DynamicAabbTree::query(const Aabb& box, Visit&& visit) const {
+  require_box(box);
+  return traverse([&box](const Aabb& node_box) { return node_box.overlaps(box); }, visit);
+}
+
+template <ProxyVisitor Visit>
+bool DynamicAabbTree::query(const Ray& ray, Visit&& visit) const {
+  trisect::validate(ray);
+  return traverse([&ray](const Aabb& node_box) { return ray_meets(ray, node_box); }, visit);
+}
+
+}  // namespace trisect

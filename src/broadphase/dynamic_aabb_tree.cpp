@@ -1,0 +1,406 @@
+#include "trisect/broadphase/dynamic_aabb_tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace trisect {
+namespace {
+
+// Half the surface area, in double: float products of huge extents would overflow.
+double half_area(const Aabb& box) noexcept {
+  const double x = double(box.max.x) - double(box.min.x);
+  const double y = double(box.max.y) - double(box.min.y);
+  const double z = double(box.max.z) - double(box.min.z);
+  return x * y + y * z + z * x;
+}
+
+double merged_area(const Aabb& a, const Aabb& b) noexcept { return half_area(a.merged(b)); }
+
+[[noreturn]] void broken(const std::string& what) {
+  throw std::logic_error("DynamicAabbTree::validate: " + what);
+}
+
+Vec3 clamp_to_finite(const Vec3& v) noexcept {
+  constexpr float largest = std::numeric_limits<float>::max();
+  return glm::clamp(v, Vec3(-largest), Vec3(largest));
+}
+
+}  // namespace
+
+DynamicAabbTree::DynamicAabbTree(FatBoxOptions options) : options_(options) {
+  if (!std::isfinite(options.margin) || options.margin < 0)
+    throw InvalidInput("FatBoxOptions: margin must be finite and >= 0");
+  if (!std::isfinite(options.displacement_multiplier) || options.displacement_multiplier < 0)
+    throw InvalidInput("FatBoxOptions: displacement_multiplier must be finite and >= 0");
+}
+
+Aabb DynamicAabbTree::fat(const Aabb& box, const Vec3& displacement) const {
+  // Subtracting (adding) a non-negative amount rounds down (up) to no less (more) than the
+  // box's own corner, so the fat box always contains the box.
+  const Vec3 ahead = options_.displacement_multiplier * displacement;
+  const Vec3 low = box.min - Vec3(options_.margin) + glm::min(ahead, Vec3(0.0f));
+  const Vec3 high = box.max + Vec3(options_.margin) + glm::max(ahead, Vec3(0.0f));
+  return {clamp_to_finite(low), clamp_to_finite(high)};
+}
+
+bool DynamicAabbTree::is_proxy(ProxyId id) const noexcept {
+  return id < nodes_.size() && nodes_[id].height == 0;
+}
+
+void DynamicAabbTree::require_proxy(ProxyId id) const {
+  if (!is_proxy(id))
+    throw InvalidInput("proxy id " + std::to_string(id) + " is not a live proxy of this tree");
+}
+
+void DynamicAabbTree::require_box(const Aabb& box) {
+  if (is_finite(box.min) && is_finite(box.max) && !box.is_empty()) return;
+  trisect::validate(box, "proxy box");
+}
+
+ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) {
+  require_box(box);
+  const std::int32_t leaf = allocate_node();
+  Node& node = nodes_[static_cast<std::size_t>(leaf)];
+  node.box = fat(box, Vec3(0.0f));
+  node.user_data = user_data;
+  insert_leaf(leaf);
+  ++proxy_count_;
+  return static_cast<ProxyId>(leaf);
+}
+
+void DynamicAabbTree::destroy_proxy(ProxyId id) {
+  require_proxy(id);
+  remove_leaf(static_cast<std::int32_t>(id));
+  free_node(static_cast<std::int32_t>(id));
+  --proxy_count_;
+}
+
+bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement) {
+  require_proxy(id);
+  require_box(box);
+  if (!is_finite(displacement))
+    throw InvalidInput("displacement of proxy " + std::to_string(id) + " is not finite");
+  Node& node = nodes_[id];
+  const Aabb wanted = fat(box, displacement);
+  if (node.box.contains(box)) {
+    // Keep the stored box unless it is much larger than needed (after a fast motion stops):
+    // Box2D's rule, with four margins of slack.
+    const Vec3 slack(4.0f * options_.margin);
+    const Aabb roomy{wanted.min - slack, wanted.max + slack};
+    if (roomy.contains(node.box)) return false;
+  }
+  remove_leaf(static_cast<std::int32_t>(id));
+  nodes_[id].box = wanted;
+  insert_leaf(static_cast<std::int32_t>(id));
+  return true;
+}
+
+const Aabb& DynamicAabbTree::fat_box(ProxyId id) const {
+  require_proxy(id);
+  return nodes_[id].box;
+}
+
+std::uint64_t DynamicAabbTree::user_data(ProxyId id) const {
+  require_proxy(id);
+  return nodes_[id].user_data;
+}
+
+int DynamicAabbTree::height() const noexcept {
+  return root_ == null_node ? 0 : nodes_[static_cast<std::size_t>(root_)].height;
+}
+
+double DynamicAabbTree::sah_cost() const {
+  if (root_ == null_node) return 0;
+  const double root_area = half_area(nodes_[static_cast<std::size_t>(root_)].box);
+  if (root_area <= 0) return 0;
+  double inner_area = 0;
+  for (const Node& node : nodes_)
+    if (node.height > 0) inner_area += half_area(node.box);
+  return inner_area / root_area;
+}
+
+std::int32_t DynamicAabbTree::allocate_node() {
+  if (free_list_ == null_node) {
+    if (nodes_.size() >= std::size_t(std::numeric_limits<std::int32_t>::max()))
+      throw std::length_error("DynamicAabbTree: more than 2^31 - 1 nodes");
+    nodes_.emplace_back();
+    return static_cast<std::int32_t>(nodes_.size() - 1);
+  }
+  const std::int32_t index = free_list_;
+  Node& node = nodes_[static_cast<std::size_t>(index)];
+  free_list_ = node.parent;
+  node = Node{};
+  return index;
+}
+
+void DynamicAabbTree::free_node(std::int32_t index) noexcept {
+  Node& node = nodes_[static_cast<std::size_t>(index)];
+  node.height = -1;
+  node.child1 = node.child2 = null_node;
+  node.parent = free_list_;
+  free_list_ = index;
+}
+
+// Greedy branch and bound over one root-to-leaf path (Bittner et al. 2015, as Box2D v3 does
+// it): the cost of making node X the new leaf's sibling is the area of X merged with the leaf
+// plus the growth of every ancestor of X. Below a node, no sibling can cost less than the
+// leaf's own area plus the growth so far plus the node's own growth; the descent stops when
+// both children's bounds are worse than the best found. Among equal costs the lowest subtree
+// wins, and the descent takes the shorter child, so that equal boxes still make a balanced tree.
+std::int32_t DynamicAabbTree::find_best_sibling(const Aabb& box) const {
+  const double leaf_area = half_area(box);
+  std::int32_t index = root_;
+  std::int32_t best = root_;
+  double best_cost = merged_area(nodes_[static_cast<std::size_t>(root_)].box, box);
+  double inherited = 0;
+  while (!nodes_[static_cast<std::size_t>(index)].is_leaf()) {
+    const Node& node = nodes_[static_cast<std::size_t>(index)];
+    inherited += merged_area(node.box, box) - half_area(node.box);
+    double lower_bound[2];
+    const std::int32_t children[2] = {node.child1, node.child2};
+    for (int side = 0; side < 2; ++side) {
+      const Node& child = nodes_[static_cast<std::size_t>(children[side])];
+      const double direct = merged_area(child.box, box);
+      const double cost = direct + inherited;
+      if (cost < best_cost ||
+          (cost == best_cost && child.height < nodes_[static_cast<std::size_t>(best)].height)) {
+        best_cost = cost;
+        best = children[side];
+      }
+      lower_bound[side] = child.is_leaf() ? std::numeric_limits<double>::infinity()
+                                          : leaf_area + inherited + direct - half_area(child.box);
+    }
+    if (lower_bound[0] > best_cost && lower_bound[1] > best_cost) break;
+    const bool first = lower_bound[0] < lower_bound[1] ||
+                       (lower_bound[0] == lower_bound[1] &&
+                        nodes_[static_cast<std::size_t>(children[0])].height <=
+                            nodes_[static_cast<std::size_t>(children[1])].height);
+    index = children[first ? 0 : 1];
+  }
+  return best;
+}
+
+void DynamicAabbTree::insert_leaf(std::int32_t leaf) {
+  const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
+  if (root_ == null_node) {
+    root_ = leaf;
+    nodes_[at(leaf)].parent = null_node;
+    return;
+  }
+  const std::int32_t sibling = find_best_sibling(nodes_[at(leaf)].box);
+  const std::int32_t old_parent = nodes_[at(sibling)].parent;
+  const std::int32_t parent = allocate_node();
+  Node& node = nodes_[at(parent)];
+  node.parent = old_parent;
+  node.child1 = sibling;
+  node.child2 = leaf;
+  nodes_[at(sibling)].parent = parent;
+  nodes_[at(leaf)].parent = parent;
+  if (old_parent == null_node) {
+    root_ = parent;
+  } else {
+    Node& above = nodes_[at(old_parent)];
+    (above.child1 == sibling ? above.child1 : above.child2) = parent;
+  }
+  refit_upward(parent, true);
+}
+
+void DynamicAabbTree::remove_leaf(std::int32_t leaf) {
+  const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
+  if (leaf == root_) {
+    root_ = null_node;
+    return;
+  }
+  const std::int32_t parent = nodes_[at(leaf)].parent;
+  const std::int32_t grandparent = nodes_[at(parent)].parent;
+  const Node& old = nodes_[at(parent)];
+  const std::int32_t sibling = old.child1 == leaf ? old.child2 : old.child1;
+  nodes_[at(sibling)].parent = grandparent;
+  free_node(parent);
+  if (grandparent == null_node) {
+    root_ = sibling;
+    return;
+  }
+  Node& above = nodes_[at(grandparent)];
+  (above.child1 == parent ? above.child1 : above.child2) = sibling;
+  refit_upward(grandparent, true);
+}
+
+void DynamicAabbTree::refit(std::int32_t index) noexcept {
+  Node& node = nodes_[static_cast<std::size_t>(index)];
+  const Node& first = nodes_[static_cast<std::size_t>(node.child1)];
+  const Node& second = nodes_[static_cast<std::size_t>(node.child2)];
+  node.box = first.box.merged(second.box);
+  node.height = 1 + std::max(first.height, second.height);
+}
+
+void DynamicAabbTree::refit_upward(std::int32_t index, bool rotate_nodes) {
+  while (index != null_node) {
+    refit(index);
+    if (rotate_nodes) rotate(index);
+    index = nodes_[static_cast<std::size_t>(index)].parent;
+  }
+}
+
+// Node `a` (a child of `parent_a`) and node `b` (a child of `parent_b`) trade places.
+void DynamicAabbTree::swap_children(std::int32_t parent_a, std::int32_t a, std::int32_t parent_b,
+                                    std::int32_t b) {
+  Node& first = nodes_[static_cast<std::size_t>(parent_a)];
+  Node& second = nodes_[static_cast<std::size_t>(parent_b)];
+  (first.child1 == a ? first.child1 : first.child2) = b;
+  (second.child1 == b ? second.child1 : second.child2) = a;
+  nodes_[static_cast<std::size_t>(a)].parent = parent_b;
+  nodes_[static_cast<std::size_t>(b)].parent = parent_a;
+}
+
+// Tree rotations (Bittner et al. 2015; Kopta et al., "Fast, effective BVH updates for animated
+// scenes", I3D 2012): at node A with children B and C, swapping a child with a grandchild on
+// the other side (or two grandchildren) changes only the boxes of B and/or C. Take the swap
+// that shrinks their summed area most, if any does.
+void DynamicAabbTree::rotate(std::int32_t index) {
+  const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
+  const Node& node = nodes_[at(index)];
+  const std::int32_t b = node.child1, c = node.child2;
+  const Node& nb = nodes_[at(b)];
+  const Node& nc = nodes_[at(c)];
+  if (nb.is_leaf() && nc.is_leaf()) return;
+  struct Swap {
+    std::int32_t parent_a, a, parent_b, b;
+  };
+  Swap best{null_node, null_node, null_node, null_node};
+  double best_gain = 0;
+  const auto consider = [&](double gain, Swap swap) {
+    if (gain > best_gain) {
+      best_gain = gain;
+      best = swap;
+    }
+  };
+  // `outer` (a child of this node) trading places with a child of its sibling `inner`.
+  const auto consider_with_grandchild = [&](std::int32_t outer, std::int32_t inner) {
+    const Node& sibling = nodes_[at(inner)];
+    if (sibling.is_leaf()) return;
+    const double area = half_area(sibling.box);
+    const Aabb& box = nodes_[at(outer)].box;
+    consider(area - merged_area(box, nodes_[at(sibling.child2)].box),
+             {index, outer, inner, sibling.child1});
+    consider(area - merged_area(box, nodes_[at(sibling.child1)].box),
+             {index, outer, inner, sibling.child2});
+  };
+  consider_with_grandchild(b, c);
+  consider_with_grandchild(c, b);
+  if (!nb.is_leaf() && !nc.is_leaf()) {
+    const double area = half_area(nb.box) + half_area(nc.box);
+    const std::int32_t d = nb.child1, e = nb.child2, f = nc.child1, g = nc.child2;
+    const Aabb &box_d = nodes_[at(d)].box, &box_e = nodes_[at(e)].box;
+    const Aabb &box_f = nodes_[at(f)].box, &box_g = nodes_[at(g)].box;
+    consider(area - merged_area(box_f, box_e) - merged_area(box_d, box_g), {b, d, c, f});
+    consider(area - merged_area(box_g, box_e) - merged_area(box_f, box_d), {b, d, c, g});
+  }
+  if (best.a == null_node) return;
+  swap_children(best.parent_a, best.a, best.parent_b, best.b);
+  if (best.parent_a != index) refit(best.parent_a);
+  refit(best.parent_b);
+  refit(index);
+}
+
+void DynamicAabbTree::rebuild() {
+  std::vector<std::int32_t> leaves;
+  leaves.reserve(proxy_count_);
+  for (std::size_t i = 0; i < nodes_.size(); ++i)
+    if (nodes_[i].height == 0) leaves.push_back(static_cast<std::int32_t>(i));
+  free_list_ = null_node;
+  for (std::size_t i = nodes_.size(); i-- > 0;)
+    if (nodes_[i].height != 0) free_node(static_cast<std::int32_t>(i));
+  root_ = leaves.empty() ? null_node : build_subtree(leaves, 0, leaves.size());
+  if (root_ != null_node) nodes_[static_cast<std::size_t>(root_)].parent = null_node;
+}
+
+std::int32_t DynamicAabbTree::build_subtree(std::vector<std::int32_t>& leaves, std::size_t begin,
+                                            std::size_t end) {
+  if (end - begin == 1) return leaves[begin];
+  Aabb centers = Aabb::empty();
+  for (std::size_t i = begin; i < end; ++i)
+    centers.extend(nodes_[static_cast<std::size_t>(leaves[i])].box.center());
+  const Vec3 size = centers.max - centers.min;
+  const int axis = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
+  const auto middle = static_cast<std::ptrdiff_t>((begin + end) / 2);
+  const auto first = leaves.begin();
+  std::nth_element(first + static_cast<std::ptrdiff_t>(begin), first + middle,
+                   first + static_cast<std::ptrdiff_t>(end), [&](std::int32_t p, std::int32_t q) {
+                     return nodes_[static_cast<std::size_t>(p)].box.center()[axis] <
+                            nodes_[static_cast<std::size_t>(q)].box.center()[axis];
+                   });
+  const std::int32_t left = build_subtree(leaves, begin, static_cast<std::size_t>(middle));
+  const std::int32_t right = build_subtree(leaves, static_cast<std::size_t>(middle), end);
+  const std::int32_t parent = allocate_node();
+  Node& node = nodes_[static_cast<std::size_t>(parent)];
+  node.child1 = left;
+  node.child2 = right;
+  nodes_[static_cast<std::size_t>(left)].parent = parent;
+  nodes_[static_cast<std::size_t>(right)].parent = parent;
+  refit(parent);
+  return parent;
+}
+
+// Slab test in double: each bound's t is one correctly rounded quotient of float differences
+// (exact in double), so only a ray grazing a box within about 1e-16 relative can go either way.
+bool DynamicAabbTree::ray_meets(const Ray& ray, const Aabb& box) noexcept {
+  double t_enter = ray.t_min, t_leave = ray.t_max;
+  for (int axis = 0; axis < 3; ++axis) {
+    const double origin = ray.origin[axis], direction = ray.direction[axis];
+    const double low = box.min[axis], high = box.max[axis];
+    if (direction == 0) {
+      if (origin < low || origin > high) return false;
+      continue;
+    }
+    double t_low = (low - origin) / direction, t_high = (high - origin) / direction;
+    if (t_low > t_high) std::swap(t_low, t_high);
+    t_enter = std::max(t_enter, t_low);
+    t_leave = std::min(t_leave, t_high);
+    if (t_enter > t_leave) return false;
+  }
+  return true;
+}
+
+void DynamicAabbTree::validate() const {
+  std::size_t reached = 0, leaves = 0;
+  if (root_ != null_node) {
+    if (nodes_[static_cast<std::size_t>(root_)].parent != null_node) broken("root has a parent");
+    TraversalStack stack;
+    stack.push(root_);
+    while (!stack.is_empty()) {
+      const std::int32_t index = stack.pop();
+      const Node& node = nodes_[static_cast<std::size_t>(index)];
+      const std::string name = "node " + std::to_string(index);
+      if (++reached > nodes_.size()) broken("a cycle through " + name);
+      if (node.height < 0) broken(name + " is in the tree and on the free list");
+      if (node.is_leaf()) {
+        if (node.height != 0)
+          broken(name + " is a leaf with height " + std::to_string(node.height));
+        ++leaves;
+        continue;
+      }
+      const Node& first = nodes_[static_cast<std::size_t>(node.child1)];
+      const Node& second = nodes_[static_cast<std::size_t>(node.child2)];
+      if (first.parent != index || second.parent != index) broken(name + ": child's parent link");
+      if (node.height != 1 + std::max(first.height, second.height)) broken(name + ": height");
+      if (!(node.box == first.box.merged(second.box))) broken(name + ": box is not the union");
+      stack.push(node.child1);
+      stack.push(node.child2);
+    }
+  }
+  if (leaves != proxy_count_) broken("leaf count differs from the proxy count");
+  std::size_t free = 0;
+  for (std::int32_t index = free_list_; index != null_node;) {
+    const Node& node = nodes_[static_cast<std::size_t>(index)];
+    if (node.height != -1) broken("node " + std::to_string(index) + " on the free list is in use");
+    if (++free > nodes_.size()) broken("a cycle in the free list");
+    index = node.parent;
+  }
+  if (reached + free != nodes_.size()) broken("nodes neither in the tree nor free");
+}
+
+}  // namespace trisect

@@ -1,0 +1,206 @@
+#include "broadphase/random_boxes.hpp"
+
+#include <trisect/broadphase/broadphase.hpp>
+#include <trisect/math/validate.hpp>
+
+#include <tbb/task_arena.h>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <random>
+#include <vector>
+
+namespace trisect::test {
+namespace {
+
+struct ModelProxy {
+  Aabb box;
+  Layer layer;
+  ProxyFilter filter;
+};
+
+using Model = std::map<ProxyId, ModelProxy>;
+
+// The O(n^2) oracle: every pair of live proxies, not both static, passing the filter, whose
+// closed boxes overlap.
+std::vector<ProxyPair> brute_force_pairs(const Model& model) {
+  std::vector<ProxyPair> pairs;
+  for (auto a = model.begin(); a != model.end(); ++a)
+    for (auto b = std::next(a); b != model.end(); ++b) {
+      const ModelProxy& p = a->second;
+      const ModelProxy& q = b->second;
+      if (p.layer == Layer::static_layer && q.layer == Layer::static_layer) continue;
+      if ((p.filter.group & q.filter.mask) == 0 || (q.filter.group & p.filter.mask) == 0) continue;
+      if (p.box.overlaps(q.box)) pairs.push_back({a->first, b->first});
+    }
+  return pairs;
+}
+
+std::vector<ProxyPair> difference(const std::vector<ProxyPair>& a,
+                                  const std::vector<ProxyPair>& b) {
+  std::vector<ProxyPair> result;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(result));
+  return result;
+}
+
+ProxyFilter random_filter(std::mt19937_64& random) {
+  const int kind = std::uniform_int_distribution<int>(0, 5)(random);
+  if (kind == 0) return {2u, ~2u};  // group 2 never pairs with group 2
+  if (kind == 1) return {4u, 1u};   // group 4 pairs with group 1 only
+  return {};
+}
+
+ProxyId pick(std::mt19937_64& random, const Model& model) {
+  auto index = std::uniform_int_distribution<std::ptrdiff_t>(0, std::ssize(model) - 1);
+  return std::next(model.begin(), index(random))->first;
+}
+
+// One random frame: creations, destructions and moves (small steps, some teleports, a static
+// proxy now and then), applied to the broadphase and the model alike.
+void random_frame(std::mt19937_64& random, Broadphase& broadphase, Model& model, float side,
+                  int changes) {
+  for (int change = 0; change < changes; ++change) {
+    const int action = std::uniform_int_distribution<int>(0, 19)(random);
+    if (model.size() < 4 || action < 2) {
+      const Layer layer = action == 0 ? Layer::static_layer : Layer::dynamic_layer;
+      const ModelProxy proxy{random_awkward_box(random, side), layer, random_filter(random)};
+      const ProxyId id = broadphase.create_proxy(proxy.box, proxy.layer, proxy.filter);
+      REQUIRE(model.count(id) == 0);
+      model[id] = proxy;
+    } else if (action < 4) {
+      const ProxyId id = pick(random, model);
+      broadphase.destroy_proxy(id);
+      model.erase(id);
+    } else {
+      const ProxyId id = pick(random, model);
+      ModelProxy& proxy = model[id];
+      const bool teleport = action == 4;
+      const Vec3 step = teleport ? random_point(random, side) : random_point(random, 0.2f);
+      proxy.box = teleport ? random_awkward_box(random, side)
+                           : Aabb{proxy.box.min + step, proxy.box.max + step};
+      broadphase.move_proxy(id, proxy.box, step);
+    }
+  }
+}
+
+struct FrameLog {
+  std::vector<ProxyPair> began, ended;
+  friend bool operator==(const FrameLog&, const FrameLog&) = default;
+};
+
+FrameLog update_logged(Broadphase& broadphase) {
+  FrameLog log;
+  broadphase.update([&](ProxyPair pair) { log.began.push_back(pair); },
+                    [&](ProxyPair pair) { log.ended.push_back(pair); });
+  return log;
+}
+
+}  // namespace
+
+TEST_CASE("Broadphase pairs and events match brute force over random frames", "[broadphase]") {
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    std::mt19937_64 random(seed);
+    Broadphase broadphase(FatBoxOptions{seed == 3 ? 0.0f : 0.1f, 4.0f});
+    Model model;
+    std::vector<ProxyPair> previous;
+    for (int frame = 0; frame < 300; ++frame) {
+      random_frame(random, broadphase, model, 12.0f, frame == 0 ? 150 : 40);
+      const FrameLog log = update_logged(broadphase);
+      const std::vector<ProxyPair> expected = brute_force_pairs(model);
+      INFO("seed " << seed << " frame " << frame << " proxies " << model.size());
+      REQUIRE(broadphase.pairs() == expected);
+      REQUIRE(log.began == difference(expected, previous));
+      REQUIRE(log.ended == difference(previous, expected));
+      REQUIRE(broadphase.began() == log.began);
+      REQUIRE(broadphase.size() == model.size());
+      REQUIRE_NOTHROW(broadphase.tree(Layer::dynamic_layer).validate());
+      REQUIRE_NOTHROW(broadphase.tree(Layer::static_layer).validate());
+      previous = expected;
+    }
+  }
+}
+
+TEST_CASE("Broadphase box query matches brute force", "[broadphase]") {
+  std::mt19937_64 random(9);
+  Broadphase broadphase;
+  Model model;
+  random_frame(random, broadphase, model, 12.0f, 300);
+  for (int q = 0; q < 100; ++q) {
+    const Aabb query = random_awkward_box(random, 12.0f);
+    std::vector<ProxyId> answer, expected;
+    (void)broadphase.query(query, [&](ProxyId id) {
+      answer.push_back(id);
+      return true;
+    });
+    std::sort(answer.begin(), answer.end());
+    for (const auto& [id, proxy] : model)
+      if (proxy.box.overlaps(query)) expected.push_back(id);
+    REQUIRE(answer == expected);
+  }
+}
+
+TEST_CASE("Broadphase events do not depend on the thread count", "[broadphase]") {
+  const auto run = [](int threads) {
+    std::vector<FrameLog> logs;
+    tbb::task_arena arena(threads);
+    arena.execute([&] {
+      std::mt19937_64 random(17);
+      Broadphase broadphase;
+      Model model;
+      for (int frame = 0; frame < 12; ++frame) {
+        random_frame(random, broadphase, model, 60.0f, frame == 0 ? 6000 : 3000);
+        logs.push_back(update_logged(broadphase));
+      }
+      REQUIRE(broadphase.pairs() == brute_force_pairs(model));
+    });
+    return logs;
+  };
+  const std::vector<FrameLog> one = run(1);
+  CHECK(one == run(2));
+  CHECK(one == run(4));
+}
+
+TEST_CASE("Broadphase rejects bad input and stays intact", "[broadphase]") {
+  Broadphase broadphase;
+  const ProxyId a = broadphase.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)});
+  const ProxyId b = broadphase.create_proxy(Aabb{Vec3(0.5f), Vec3(2.0f)});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  REQUIRE_THROWS_AS(broadphase.create_proxy(Aabb{Vec3(nan), Vec3(1.0f)}), InvalidInput);
+  REQUIRE_THROWS_WITH(broadphase.move_proxy(a, Aabb{Vec3(2.0f), Vec3(1.0f)}),
+                      Catch::Contains("exceeds"));
+  REQUIRE_THROWS_AS(broadphase.move_proxy(a, Aabb{Vec3(0.0f), Vec3(nan)}), InvalidInput);
+  REQUIRE_THROWS_WITH(broadphase.move_proxy(99, Aabb{Vec3(0.0f), Vec3(1.0f)}),
+                      Catch::Contains("proxy id 99 is not a live proxy"));
+  REQUIRE(broadphase.box(a) == Aabb{Vec3(0.0f), Vec3(1.0f)});
+  broadphase.update_pairs();
+  REQUIRE(broadphase.pairs() == (std::vector<ProxyPair>{{a, b}}));
+  broadphase.destroy_proxy(b);
+  REQUIRE_THROWS_AS(broadphase.destroy_proxy(b), InvalidInput);
+  REQUIRE_THROWS_AS(broadphase.move_proxy(b, Aabb{Vec3(0.0f), Vec3(1.0f)}), InvalidInput);
+  REQUIRE_THROWS_AS(broadphase.box(b), InvalidInput);
+  // The destroyed id is not reused before the update that reports its pairs' end.
+  const ProxyId c = broadphase.create_proxy(Aabb{Vec3(5.0f), Vec3(6.0f)});
+  CHECK(c != b);
+  broadphase.update_pairs();
+  CHECK(broadphase.ended() == (std::vector<ProxyPair>{{a, b}}));
+  CHECK(broadphase.pairs().empty());
+  CHECK(broadphase.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)}) == b);
+  broadphase.update_pairs();
+  CHECK(broadphase.began() == (std::vector<ProxyPair>{{a, b}}));
+  REQUIRE_NOTHROW(broadphase.tree(Layer::dynamic_layer).validate());
+}
+
+TEST_CASE("Broadphase never pairs two static proxies", "[broadphase]") {
+  Broadphase broadphase;
+  const ProxyId ground =
+      broadphase.create_proxy(Aabb{Vec3(-10.0f), Vec3(10.0f)}, Layer::static_layer);
+  (void)broadphase.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)}, Layer::static_layer);
+  const ProxyId body = broadphase.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)});
+  broadphase.update_pairs();
+  CHECK(broadphase.pairs() == (std::vector<ProxyPair>{{ground, body}, {1, body}}));
+}
+
+}  // namespace trisect::test

@@ -1,0 +1,232 @@
+#include "broadphase/random_boxes.hpp"
+
+#include <trisect/broadphase/dynamic_aabb_tree.hpp>
+#include <trisect/math/validate.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <random>
+#include <vector>
+
+namespace trisect::test {
+namespace {
+
+std::vector<ProxyId> tree_answer(const DynamicAabbTree& tree, const Aabb& box) {
+  std::vector<ProxyId> ids;
+  (void)tree.query(box, [&](ProxyId id) {
+    ids.push_back(id);
+    return true;
+  });
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+std::vector<ProxyId> brute_force_answer(const DynamicAabbTree& tree,
+                                        const std::map<ProxyId, Aabb>& live, const Aabb& box) {
+  std::vector<ProxyId> ids;
+  for (const auto& [id, tight] : live)
+    if (tree.fat_box(id).overlaps(box)) ids.push_back(id);
+  return ids;
+}
+
+// Long-double clipping of the ray's parameter interval by each slab: the oracle of ray queries.
+bool ray_meets_box(const Ray& ray, const Aabb& box) {
+  long double enter = ray.t_min, leave = ray.t_max;
+  for (int axis = 0; axis < 3; ++axis) {
+    const long double origin = ray.origin[axis], direction = ray.direction[axis];
+    if (direction == 0) {
+      if (origin < box.min[axis] || origin > box.max[axis]) return false;
+      continue;
+    }
+    const long double a = (box.min[axis] - origin) / direction;
+    const long double b = (box.max[axis] - origin) / direction;
+    enter = std::max(enter, std::min(a, b));
+    leave = std::min(leave, std::max(a, b));
+  }
+  return enter <= leave;
+}
+
+}  // namespace
+
+TEST_CASE("DynamicAabbTree matches brute force through random create, move and destroy",
+          "[broadphase]") {
+  std::mt19937_64 random(11);
+  DynamicAabbTree tree;
+  std::map<ProxyId, Aabb> live;
+  for (int step = 0; step < 3000; ++step) {
+    const int action = std::uniform_int_distribution<int>(0, 9)(random);
+    if (live.empty() || action < 3) {
+      const Aabb box = random_box(random, 20.0f);
+      const ProxyId id = tree.create_proxy(box, 1000 + live.size());
+      REQUIRE(live.count(id) == 0);
+      live[id] = box;
+    } else if (action < 4) {
+      auto it = std::next(live.begin(), std::uniform_int_distribution<std::ptrdiff_t>(
+                                            0, std::ssize(live) - 1)(random));
+      tree.destroy_proxy(it->first);
+      live.erase(it);
+    } else {
+      auto it = std::next(live.begin(), std::uniform_int_distribution<std::ptrdiff_t>(
+                                            0, std::ssize(live) - 1)(random));
+      const Vec3 displacement = random_point(random, 0.3f);
+      const Aabb moved{it->second.min + displacement, it->second.max + displacement};
+      (void)tree.move_proxy(it->first, moved, displacement);
+      it->second = moved;
+    }
+    if (step % 50 == 0) {
+      REQUIRE_NOTHROW(tree.validate());
+      REQUIRE(tree.size() == live.size());
+      for (const auto& [id, box] : live) REQUIRE(tree.fat_box(id).contains(box));
+      for (int q = 0; q < 10; ++q) {
+        const Aabb query = random_box(random, 20.0f);
+        REQUIRE(tree_answer(tree, query) == brute_force_answer(tree, live, query));
+      }
+    }
+  }
+  tree.rebuild();
+  REQUIRE_NOTHROW(tree.validate());
+  for (int q = 0; q < 50; ++q) {
+    const Aabb query = random_box(random, 20.0f);
+    REQUIRE(tree_answer(tree, query) == brute_force_answer(tree, live, query));
+  }
+}
+
+TEST_CASE("DynamicAabbTree moves inside the fat box change nothing", "[broadphase]") {
+  DynamicAabbTree tree(FatBoxOptions{0.5f, 4.0f});
+  const Aabb box{Vec3(0.0f), Vec3(1.0f)};
+  const ProxyId id = tree.create_proxy(box, 7);
+  REQUIRE(tree.fat_box(id) == Aabb{Vec3(-0.5f), Vec3(1.5f)});
+  REQUIRE(tree.user_data(id) == 7);
+  const Vec3 small(0.25f, 0.0f, 0.0f);
+  REQUIRE_FALSE(tree.move_proxy(id, Aabb{box.min + small, box.max + small}, small));
+  const Vec3 large(1.0f, 0.0f, 0.0f);
+  REQUIRE(tree.move_proxy(id, Aabb{box.min + large, box.max + large}, large));
+  // Grown by the margin, then by 4 displacements ahead along +x.
+  REQUIRE(tree.fat_box(id) == Aabb{Vec3(0.5f, -0.5f, -0.5f), Vec3(6.5f, 1.5f, 1.5f)});
+  // Stopping: the stored box is far larger than needed, so it shrinks.
+  REQUIRE(tree.move_proxy(id, Aabb{box.min + large, box.max + large}, Vec3(0.0f)));
+  REQUIRE(tree.fat_box(id) == Aabb{Vec3(0.5f, -0.5f, -0.5f), Vec3(2.5f, 1.5f, 1.5f)});
+}
+
+TEST_CASE("DynamicAabbTree height stays near log2 of the proxy count", "[broadphase]") {
+  std::mt19937_64 random(5);
+  for (const std::size_t count : {1000u, 20000u}) {
+    DynamicAabbTree tree;
+    std::vector<ProxyId> ids;
+    const float side = std::cbrt(36.0f * float(count));
+    for (std::size_t i = 0; i < count; ++i)
+      ids.push_back(tree.create_proxy(random_box(random, side)));
+    const double log_n = std::log2(double(count));
+    INFO("count " << count << " height " << tree.height() << " sah " << tree.sah_cost());
+    CHECK(tree.height() <= 3 * log_n);
+    // Churn: every proxy moves far, twice.
+    for (int round = 0; round < 2; ++round)
+      for (const ProxyId id : ids) (void)tree.move_proxy(id, random_box(random, side));
+    INFO("after moves: height " << tree.height());
+    CHECK(tree.height() <= 3 * log_n);
+    REQUIRE_NOTHROW(tree.validate());
+    const double incremental_cost = tree.sah_cost();
+    tree.rebuild();
+    REQUIRE_NOTHROW(tree.validate());
+    CHECK(tree.height() <= std::ceil(log_n));
+    INFO("incremental sah " << incremental_cost << " rebuilt " << tree.sah_cost());
+    CHECK(incremental_cost < 2 * tree.sah_cost());
+  }
+}
+
+TEST_CASE("DynamicAabbTree handles degenerate, huge, tiny and identical boxes", "[broadphase]") {
+  constexpr float largest = std::numeric_limits<float>::max();
+  DynamicAabbTree tree(FatBoxOptions{0.0f, 0.0f});
+  std::vector<ProxyId> same;
+  const Aabb unit{Vec3(0.0f), Vec3(1.0f)};
+  for (int i = 0; i < 4096; ++i) same.push_back(tree.create_proxy(unit));
+  CHECK(tree.height() <= 2 * 12);
+  const ProxyId point = tree.create_proxy(Aabb{Vec3(5.0f), Vec3(5.0f)});
+  const ProxyId flat = tree.create_proxy(Aabb{Vec3(-3, -3, 2), Vec3(3, 3, 2)});
+  const ProxyId huge = tree.create_proxy(Aabb{Vec3(-largest), Vec3(largest)});
+  const ProxyId tiny = tree.create_proxy(Aabb{Vec3(-1e-30f), Vec3(1e-30f)});
+  REQUIRE_NOTHROW(tree.validate());
+  CHECK(tree.sah_cost() >= 0);
+  CHECK(tree_answer(tree, Aabb{Vec3(5.0f), Vec3(5.0f)}) == (std::vector<ProxyId>{point, huge}));
+  CHECK(tree_answer(tree, Aabb{Vec3(0, 0, 2), Vec3(0, 0, 2)}) ==
+        (std::vector<ProxyId>{flat, huge}));
+  std::vector<ProxyId> at_origin = same;
+  at_origin.insert(at_origin.end(), {huge, tiny});
+  std::sort(at_origin.begin(), at_origin.end());
+  CHECK(tree_answer(tree, Aabb{Vec3(0.0f), Vec3(0.0f)}) == at_origin);
+  for (const ProxyId id : same) tree.destroy_proxy(id);
+  REQUIRE_NOTHROW(tree.validate());
+  CHECK(tree.size() == 4);
+}
+
+TEST_CASE("DynamicAabbTree queries stop early", "[broadphase]") {
+  DynamicAabbTree tree;
+  for (int i = 0; i < 100; ++i) (void)tree.create_proxy(Aabb{Vec3(float(i)), Vec3(float(i) + 1)});
+  int visits = 0;
+  CHECK_FALSE(tree.query(Aabb{Vec3(0.0f), Vec3(100.0f)}, [&](ProxyId) { return ++visits < 3; }));
+  CHECK(visits == 3);
+  visits = 0;
+  const Ray diagonal{Vec3(-1.0f), Vec3(1.0f)};
+  CHECK_FALSE(tree.query(diagonal, [&](ProxyId) { return ++visits < 5; }));
+  CHECK(visits == 5);
+  CHECK(tree.query(Aabb{Vec3(500.0f), Vec3(600.0f)}, [](ProxyId) { return false; }));
+}
+
+TEST_CASE("DynamicAabbTree ray queries match brute force", "[broadphase]") {
+  std::mt19937_64 random(3);
+  DynamicAabbTree tree;
+  std::vector<ProxyId> ids;
+  for (int i = 0; i < 500; ++i) ids.push_back(tree.create_proxy(random_box(random, 20.0f)));
+  for (int q = 0; q < 200; ++q) {
+    Ray ray{random_point(random, 25.0f), random_point(random, 1.0f), 0.0f,
+            q % 2 == 0 ? std::numeric_limits<float>::infinity() : 20.0f};
+    if (q % 5 == 0) ray.direction.y = 0;  // a direction along which the ray does not move
+    if (ray.direction == Vec3(0.0f)) continue;
+    std::vector<ProxyId> answer, expected;
+    (void)tree.query(ray, [&](ProxyId id) {
+      answer.push_back(id);
+      return true;
+    });
+    std::sort(answer.begin(), answer.end());
+    for (const ProxyId id : ids)
+      if (ray_meets_box(ray, tree.fat_box(id))) expected.push_back(id);
+    REQUIRE(answer == expected);
+  }
+}
+
+TEST_CASE("DynamicAabbTree rejects bad input and stays intact", "[broadphase]") {
+  DynamicAabbTree tree;
+  const ProxyId id = tree.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)});
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  REQUIRE_THROWS_AS(tree.create_proxy(Aabb{Vec3(nan), Vec3(1.0f)}), InvalidInput);
+  REQUIRE_THROWS_AS(tree.create_proxy(Aabb{Vec3(1.0f), Vec3(0.0f)}), InvalidInput);
+  REQUIRE_THROWS_WITH(tree.move_proxy(id, Aabb{Vec3(0, 0, 0), Vec3(1, nan, 1)}),
+                      Catch::Contains("not finite"));
+  REQUIRE_THROWS_WITH(tree.move_proxy(id, Aabb{Vec3(0, 2, 0), Vec3(1, 1, 1)}),
+                      Catch::Contains("exceeds"));
+  REQUIRE_THROWS_AS(tree.move_proxy(id, Aabb{Vec3(0.0f), Vec3(1.0f)}, Vec3(nan)), InvalidInput);
+  REQUIRE_THROWS_WITH(tree.move_proxy(id + 1, Aabb{Vec3(0.0f), Vec3(1.0f)}),
+                      Catch::Contains("not a live proxy"));
+  REQUIRE_THROWS_AS(tree.query(Aabb{Vec3(nan), Vec3(nan)}, [](ProxyId) { return true; }),
+                    InvalidInput);
+  const FatBoxOptions negative_margin{-1.0f, 4.0f};
+  REQUIRE_THROWS_AS(DynamicAabbTree(negative_margin), InvalidInput);
+  tree.destroy_proxy(id);
+  REQUIRE_THROWS_AS(tree.destroy_proxy(id), InvalidInput);
+  REQUIRE_THROWS_AS(tree.fat_box(id), InvalidInput);
+  REQUIRE_NOTHROW(tree.validate());
+  CHECK(tree.size() == 0);
+}
+
+TEST_CASE("TraversalStack grows instead of overflowing", "[broadphase]") {
+  TraversalStack stack;
+  for (std::int32_t i = 0; i < 1000; ++i) stack.push(i);
+  for (std::int32_t i = 999; i >= 0; --i) REQUIRE(stack.pop() == i);
+  CHECK(stack.is_empty());
+}
+
+}  // namespace trisect::test
