@@ -2,7 +2,7 @@
 // Embree's own candidate searches (rtcCollide of user geometries, rtcPointQuery) filtered by the
 // exact predicates: trisect's answer must be exactly the filtered candidates, so it misses no
 // triangle that Embree's bounds tests find and reports no other.
-#include "bvh/scenes.hpp"
+#include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>

@@ -6,7 +6,7 @@
 #include <trisect/bvh/slice.hpp>
 #include <trisect/math/validate.hpp>
 
-#include "bvh/scenes.hpp"
+#include "support/scenes.hpp"
 #include "support/slice_oracle.hpp"
 
 #include <catch2/catch.hpp>

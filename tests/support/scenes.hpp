@@ -1,8 +1,8 @@
 #pragma once
 // Seeded test scenes for BVH queries: random soups, lattice soups full of exact ties,
 // degenerate and needle triangles, a noisy sphere mesh, and far-from-origin / tiny coordinates.
-#include <trisect/mesh/triangle_soup.hpp>
 #include <trisect/io/load_mesh.hpp>
+#include <trisect/mesh/triangle_soup.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,0 +1,133 @@
+// Builds: valid and independent of the thread count, the wide nodes the binary tree collapses
+// into, validate() naming broken invariants, empty and indexed soups, invalid input.
+#include "support/query_maker.hpp"
+#include "support/scenes.hpp"
+
+#include <trisect/bvh/build.hpp>
+#include <trisect/bvh/collect.hpp>
+#include <trisect/bvh/ray_query.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace trisect::test {
+namespace {
+
+bool same_nodes(const Bvh& a, const Bvh& b) {
+  return a.nodes.size() == b.nodes.size() && a.ids == b.ids &&
+         std::memcmp(a.nodes.data(), b.nodes.data(), a.nodes.size() * sizeof(BvhNode)) == 0 &&
+         a.wide.size() == b.wide.size() &&
+         std::memcmp(a.wide.data(), b.wide.data(), a.wide.size() * sizeof(WideNode)) == 0;
+}
+TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const TriangleSoup soup = scene.soup();
+    const Bvh one = build(soup, {.threads = 1});
+    REQUIRE_NOTHROW(validate(one, &soup));
+    for (unsigned threads : {2u, 8u}) {
+      const Bvh many = build(soup, {.threads = threads});
+      REQUIRE(same_nodes(one, many));
+    }
+    const BvhStatistics stats = statistics(one);
+    CHECK(stats.leaf_count * 2 - 1 == stats.node_count);
+    CHECK(stats.depth <= max_bvh_depth);
+  }
+}
+TEST_CASE("validate names a corrupted node", "[bvh]") {
+  const Scene scene = all_scenes().front();
+  const TriangleSoup soup = scene.soup();
+  const Bvh good = build(soup, {.threads = 1});
+  REQUIRE(good.wide.size() > 1);
+  Bvh bad = good;
+  bad.wide[1].bounds[1][0] = -std::numeric_limits<float>::max();  // child 0 ends left of all
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
+  bad = good;
+  bad.wide[0].first[1] += 1;  // child 0 grows into child 1's slots
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
+  bad = good;
+  bad.wide.pop_back();
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
+  bad = good;
+  bad.nodes[1].bounds.max.x = bad.nodes[0].bounds.max.x + 1.0f;
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("node 1"));
+  bad = good;
+  std::swap(bad.triangles[0], bad.triangles[bad.size() - 1]);
+  CHECK_THROWS_WITH(validate(bad, &soup), Catch::Contains("slot"));
+}
+TEST_CASE("empty soups build empty trees with empty answers", "[bvh]") {
+  const Bvh bvh = build(TriangleSoup{});
+  CHECK(bvh.empty());
+  REQUIRE_NOTHROW(validate(bvh));
+  CHECK(collect_touching(bvh, Aabb{Vec3(-1.0f), Vec3(1.0f)}).empty());
+  CHECK(collect_touching(bvh, Plane{Vec3(0, 0, 1), 0}).empty());
+  CHECK_FALSE(closest_hit(bvh, Ray{Vec3(0.0f), Vec3(0, 0, 1)}).has_value());
+}
+TEST_CASE("indexed soups answer in input triangle ids", "[bvh]") {
+  const std::vector<Vec3> positions{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  const std::vector<std::uint32_t> indices{0, 1, 2, 0, 1, 3, 1, 2, 3, 0, 2, 3};
+  const TriangleSoup soup{positions, indices};
+  const Bvh bvh = build(soup, {.max_leaf_size = 1});
+  REQUIRE_NOTHROW(validate(bvh, &soup));
+  CHECK(collect_touching(bvh, Plane{Vec3(0, 0, 1), 0}) == std::vector<TriangleId>{0, 1, 2, 3});
+  CHECK(collect_touching(bvh, Plane{Vec3(0, 0, 1), 1}) == std::vector<TriangleId>{1, 2, 3});
+  CHECK(collect_touching(bvh, Aabb{Vec3(0.51f, 0.51f, 0.0f), Vec3(0.6f, 0.6f, 0.0f)}).empty());
+  CHECK(collect_touching(bvh, Aabb{Vec3(0.5f, 0.5f, 0.0f), Vec3(0.5f, 0.5f, 0.0f)}) ==
+        std::vector<TriangleId>{0, 2});
+}
+TEST_CASE("invalid soups, options and queries are rejected with the place named", "[bvh]") {
+  const std::vector<Vec3> positions{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  const std::vector<std::uint32_t> bad_index{0, 1, 3};
+  CHECK_THROWS_WITH(build(TriangleSoup{positions, bad_index}),
+                    Catch::Contains("index 2") && Catch::Contains("triangle 0"));
+  std::vector<Vec3> with_nan = positions;
+  with_nan.push_back({0, 0, 0});
+  with_nan.push_back({std::nanf(""), 0, 0});
+  with_nan.push_back({1, 1, 1});
+  CHECK_THROWS_WITH(build(TriangleSoup{with_nan}), Catch::Contains("triangle 1"));
+  CHECK_THROWS_WITH(build(TriangleSoup{std::span<const Vec3>(positions).first(2)}),
+                    Catch::Contains("multiple of 3"));
+  CHECK_THROWS_AS(build(TriangleSoup{positions}, {.max_leaf_size = 0}), InvalidInput);
+  const Bvh bvh = build(TriangleSoup{positions});
+  CHECK_THROWS_AS(collect_touching(bvh, Plane{Vec3(0.0f), 1}), InvalidInput);
+  CHECK_THROWS_AS(collect_touching(bvh, Sphere{Vec3(0.0f), -1}), InvalidInput);
+  CHECK_THROWS_AS(collect_touching(bvh, Aabb{Vec3(1.0f), Vec3(0.0f)}), InvalidInput);
+  CHECK_THROWS_AS(closest_hit(bvh, Ray{Vec3(0.0f), Vec3(0.0f)}), InvalidInput);
+}
+
+// Two unit right triangles in z = 0, side by side three apart: the root's half area is
+// 4 x 1 = 4, each leaf's 1 x 1 = 1.
+const std::vector<Vec3> two_apart{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {3, 0, 0}, {4, 0, 0}, {3, 1, 0}};
+
+TEST_CASE("statistics of a hand-built tree, with unit costs and others", "[bvh]") {
+  const Bvh bvh = build(TriangleSoup{two_apart}, {.max_leaf_size = 1});
+  const BvhStatistics stats = statistics(bvh);
+  CHECK(stats.node_count == 3);
+  CHECK(stats.leaf_count == 2);
+  CHECK(stats.depth == 1);
+  CHECK(stats.sah_cost == 1.0 + 2 * (1.0 / 4));  // the root, then each leaf: 1 x 1/4
+  // Traversal cost 2 weighs the inner node, intersection cost 3 the leaves' triangles.
+  CHECK(statistics(bvh, 2.0f, 3.0f).sah_cost == 2.0 + 2 * 3.0 / 4);
+  CHECK(stats.bytes ==
+        bvh.nodes.capacity() * sizeof(BvhNode) + bvh.wide.capacity() * sizeof(WideNode) +
+            bvh.triangles.capacity() * sizeof(Triangle) + bvh.ids.capacity() * sizeof(TriangleId));
+  CHECK(stats.bytes >=
+        3 * sizeof(BvhNode) + sizeof(WideNode) + 2 * sizeof(Triangle) + 2 * sizeof(TriangleId));
+}
+
+TEST_CASE("the builder weighs a leaf by the intersection cost of its triangles", "[bvh]") {
+  // A split costs traversal + intersection x (1 + 1) / 4; a leaf of both, intersection x 2.
+  const auto nodes = [](BuildOptions options) {
+    return statistics(build(TriangleSoup{two_apart}, options)).node_count;
+  };
+  CHECK(nodes({.traversal_cost = 1.0f, .intersection_cost = 0.6f}) == 1);  // 1.2 < 1.3
+  CHECK(nodes({.traversal_cost = 1.0f, .intersection_cost = 1.0f}) == 3);  // 2 > 1.5
+  CHECK(nodes({}) == 1);  // the defaults, traversal 2 and intersection 1: 2 < 2.5
+}
+
+}  // namespace
+}  // namespace trisect::test

@@ -1,0 +1,84 @@
+#pragma once
+/// \file
+/// Seeded query shapes for the BVH query tests, drawn from a scene so that they meet it, and
+/// often exactly on its vertices.
+
+#include "support/scenes.hpp"
+
+#include <trisect/math/aabb.hpp>
+#include <trisect/math/plane.hpp>
+#include <trisect/math/sphere.hpp>
+
+#include <glm/geometric.hpp>
+
+#include <random>
+
+namespace trisect::test {
+
+/// Query shapes drawn from a scene: boxes and spheres around (and with faces through) its
+/// vertices, planes through its vertices with small-integer and random normals.
+struct QueryMaker {
+  const Scene& scene;
+  std::mt19937_64 random;
+
+  /// One of the scene's vertices, uniformly.
+  Vec3 vertex() {
+    return scene.positions[std::uniform_int_distribution<std::size_t>(
+        0, scene.positions.size() - 1)(random)];
+  }
+  /// A non-zero vector with coordinates in -2..2.
+  Vec3 small_integer_vector() {
+    Vec3 v(0.0f);
+    while (v == Vec3(0.0f))
+      v = Vec3(float(lattice(random, -2, 2)), float(lattice(random, -2, 2)),
+               float(lattice(random, -2, 2)));
+    return v;
+  }
+  /// A box with faces through vertices, a slab or point on a vertex, or a box of about
+  /// `size` around one.
+  Aabb box(float size) {
+    switch (lattice(random, 0, 3)) {
+      case 0:
+        return Aabb::from_corners(vertex(), vertex());  // faces through vertices
+      case 1: {                                         // a slab through a vertex
+        Vec3 a = vertex(), b = a + Vec3(size);
+        b[lattice(random, 0, 2)] = a[lattice(random, 0, 2)];
+        return Aabb::from_corners(a, b);
+      }
+      case 2: {
+        const Vec3 p = vertex();
+        return Aabb{p, p};
+      }  // a point on a vertex
+      default:
+        return Aabb::from_center_extents(vertex(), Vec3(size * uniform(random, 0, 1)));
+    }
+  }
+  /// A plane through a vertex (exactly, for small-integer normals).
+  Plane plane() {
+    const Vec3 normal =
+        lattice(random, 0, 1) == 0
+            ? small_integer_vector()
+            : Vec3(uniform(random, -1, 1), uniform(random, -1, 1), uniform(random, -1, 1));
+    const Vec3 p = vertex();
+    // Through a vertex when the products are exact (small-integer normal on float vertex).
+    return {normal, normal.x * p.x + normal.y * p.y + normal.z * p.z};
+  }
+  /// A ball about tangent to a vertex, or of radius up to `size` near one.
+  Sphere sphere(float size) {
+    const Vec3 center = vertex();
+    if (lattice(random, 0, 1) == 0) {  // tangent-ish: radius is the distance to another vertex
+      const Vec3 other = vertex();
+      return {center, glm::length(other - center)};
+    }
+    return {center + Vec3(uniform(random, -size, size)), size * uniform(random, 0, 1)};
+  }
+};
+
+/// Length of the diagonal of the scene's bounds.
+inline float scene_size(const Scene& scene) {
+  Aabb bounds = Aabb::empty();
+  for (const Vec3& p : scene.positions) bounds.extend(p);
+  return glm::length(bounds.max - bounds.min);
+}
+
+}  // namespace trisect::test

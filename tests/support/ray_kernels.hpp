@@ -1,0 +1,23 @@
+#pragma once
+/// \file
+/// The ray kernels this processor runs, for tests that check each of them.
+
+#include <trisect/bvh/ray_kernels.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+namespace trisect::test {
+
+/// The portable kernel always, the AVX one where the processor has it (a warning otherwise).
+inline std::vector<detail::RayKernel> ray_kernels() {
+  std::vector<detail::RayKernel> kernels{detail::RayKernel::four_lane};
+  if (detail::available(detail::RayKernel::eight_lane))
+    kernels.push_back(detail::RayKernel::eight_lane);
+  else
+    WARN("no AVX here: only the portable ray kernel is tested");
+  return kernels;
+}
+
+}  // namespace trisect::test
