@@ -1,5 +1,7 @@
 #include "trisect/cli/query_file.hpp"
 
+#include "number.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -20,17 +22,6 @@ std::vector<std::string_view> split_tokens(std::string_view line) {
     position = end;
   }
   return tokens;
-}
-
-// The float strtof reads from the whole token, or nothing when the token is not a number.
-std::optional<float> parse_float(std::string_view token) {
-  const std::string text(token);  // strtof needs a terminated string
-  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0]))) return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const float value = std::strtof(text.c_str(), &end);
-  if (end != text.c_str() + text.size()) return std::nullopt;
-  return value;  // overflow gives ±inf and underflow the rounded tiny value, as strtof rounds
 }
 
 // Reads one line's numbers and checks them; each problem throws with the line named.

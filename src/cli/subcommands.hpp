@@ -12,6 +12,10 @@ void add_query_command(CLI::App& app, Context& context);
 /// `trisect info MESH` (info.cpp).
 void add_info_command(CLI::App& app, Context& context);
 
+/// `trisect slice MESH (--axis A | --normal N) (--at D... | --layers N | --step H)`
+/// (slice_command.cpp).
+void add_slice_command(CLI::App& app, Context& context);
+
 /// `trisect demo [--svg FILE]` (demo.cpp).
 void add_demo_command(CLI::App& app, Context& context);
 

@@ -1,0 +1,13 @@
+#pragma once
+// Numbers in the command's inputs (query files, arguments), read as strtof reads them.
+
+#include <optional>
+#include <string_view>
+
+namespace trisect::cli {
+
+/// The float strtof reads from the whole token (rounded straight to float; overflow gives
+/// ±inf, underflow the rounded tiny value), or nothing when the token is not entirely a number.
+[[nodiscard]] std::optional<float> parse_float(std::string_view token);
+
+}  // namespace trisect::cli
