@@ -24,6 +24,9 @@ class ScratchFolder {
   ScratchFolder(const ScratchFolder&) = delete;
   ScratchFolder& operator=(const ScratchFolder&) = delete;
 
+  /// The folder itself.
+  [[nodiscard]] const std::filesystem::path& path() const { return folder_; }
+
   /// Writes `content` byte for byte to the file `name` in the folder; returns its path.
   [[nodiscard]] std::filesystem::path write(const std::string& name,
                                             const std::string& content) const {
