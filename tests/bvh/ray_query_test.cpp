@@ -7,6 +7,7 @@
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/ray_query.hpp>
+#include <trisect/geometry/ray_triangle.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -15,6 +16,16 @@
 
 namespace trisect::test {
 namespace {
+
+// The smallest t of the library's own ray–triangle test over every triangle: the traversal
+// must cull no triangle that this test hits (the exact oracle judges the test itself).
+std::optional<float> leaf_test_closest(const TriangleSoup& soup, const Ray& ray) {
+  std::optional<float> best;
+  for (std::size_t id = 0; id < soup.size(); ++id)
+    if (const auto hit = intersect(ray, soup.triangle(id)); hit && (!best || hit->t < *best))
+      best = hit->t;
+  return best;
+}
 
 // Every ray of `rays` on `scene` with each kernel: closest_hit against the exact oracle,
 // any_hit too; returns the number of grazing disagreements (see support/ray_check.hpp).
@@ -31,6 +42,9 @@ int check_rays(const Scene& scene, int count, MakeRay&& make_ray) {
                   << " t " << ray.t_min << ".." << ray.t_max);
       const auto got = detail::closest_hit_with(kernel, bvh, ray);
       grazing += check_closest_hit(scene.soup(), ray, got) == RayAgreement::grazing ? 1 : 0;
+      const auto leaf_closest = leaf_test_closest(scene.soup(), ray);
+      REQUIRE(got.has_value() == leaf_closest.has_value());
+      if (got) REQUIRE(got->t == *leaf_closest);
       const bool any = detail::any_hit_with(kernel, bvh, ray);
       if (any != got.has_value()) check_any_hit(scene.soup(), ray, any);
     }
