@@ -111,37 +111,50 @@ void register_slice(const std::string& library, const std::string& scene_name,
 }
 
 void register_scene(const std::string& scene_name, const Variant& variant) {
-  const auto scene = [scene_name] { return &bench::scene(scene_name); };
-  const auto offsets = [scene, variant] { return offsets_for(*scene(), variant); };
+  // Made on a benchmark's first run (a filtered-out benchmark builds nothing), one per
+  // registration.
+  struct Input {
+    std::string scene_name;
+    Variant variant;
+    std::vector<float> planes;
+    const bench::Scene& scene() {
+      if (planes.empty()) planes = offsets_for(bench::scene(scene_name), variant);
+      return bench::scene(scene_name);
+    }
+  };
+  const auto input = [&] { return std::make_shared<Input>(Input{scene_name, variant, {}}); };
   for (unsigned threads : {1u, 2u})
-    register_slice("trisect", scene_name, variant, threads, "segments_per_plane", [=] {
-      static const std::vector<float> planes = offsets();
-      trisect::SliceOptions options;
-      options.threads = int(threads);
-      trisect::SliceStats stats;
-      const auto sections =
-          trisect::slice(scene()->soup(), variant.normal, planes, options, &stats);
-      benchmark::DoNotOptimize(sections.data());
-      return std::size_t(stats.segments);
-    });
-  register_slice("sorted", scene_name, variant, 1, "segments_per_plane", [=] {
-    static const std::vector<float> planes = offsets();
-    return sorted_sweep(*scene(), variant.normal, planes);
+    register_slice(
+        "trisect", scene_name, variant, threads, "segments_per_plane", [in = input(), threads] {
+          const bench::Scene& scene = in->scene();
+          trisect::SliceOptions options;
+          options.threads = int(threads);
+          trisect::SliceStats stats;
+          const auto sections =
+              trisect::slice(scene.soup(), in->variant.normal, in->planes, options, &stats);
+          benchmark::DoNotOptimize(sections.data());
+          return std::size_t(stats.segments);
+        });
+  register_slice("sorted", scene_name, variant, 1, "segments_per_plane", [in = input()] {
+    const bench::Scene& scene = in->scene();
+    return sorted_sweep(scene, in->variant.normal, in->planes);
   });
 #ifdef TRISECT_BENCH_HAVE_CGAL
-  register_slice("cgal_aabb", scene_name, variant, 1, "triangles_per_plane", [=] {
-    static const std::vector<float> planes = offsets();
-    const bench::cgal::PlaneTree tree(*scene());
+  register_slice("cgal_aabb", scene_name, variant, 1, "triangles_per_plane", [in = input()] {
+    const bench::cgal::PlaneTree tree(in->scene());
     std::size_t triangles = 0;
-    for (float d : planes) triangles += tree.touching(trisect::Plane{variant.normal, d}).size();
+    for (float d : in->planes)
+      triangles += tree.touching(trisect::Plane{in->variant.normal, d}).size();
     return triangles;
   });
   if (variant.planes <= 200 || scene_name == "bunny")
-    register_slice("cgal", scene_name, variant, 1, "segments_per_plane", [=] {
-      static const std::vector<float> planes = offsets();
-      static const bench::cgal::MeshSlicer slicer(*scene());
-      return slicer.slice(variant.normal, planes);
-    });
+    register_slice(
+        "cgal", scene_name, variant, 1, "segments_per_plane",
+        [in = input(), slicer = std::make_shared<std::unique_ptr<bench::cgal::MeshSlicer>>()] {
+          const bench::Scene& scene = in->scene();
+          if (!*slicer) *slicer = std::make_unique<bench::cgal::MeshSlicer>(scene);
+          return (*slicer)->slice(in->variant.normal, in->planes);
+        });
 #endif
 }
 
