@@ -22,6 +22,7 @@ packages=(
 
 optional_packages=(
   libcgal-dev                 # benchmarks only: the CGAL::AABB_tree peer of plane_query
+  libbullet-dev               # benchmarks only: btDbvtBroadphase, the peer of broadphase
 )
 
 is_installed() {

@@ -87,8 +87,10 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
   const Aabb wanted = fat(box, displacement);
   if (node.box.contains(box)) {
     // Keep the stored box unless it is much larger than needed (after a fast motion stops):
-    // Box2D's rule, with four margins of slack.
-    const Vec3 slack(4.0f * options_.margin);
+    // Box2D's rule, with four margins of slack, plus the anticipated travel behind the box
+    // (the stored box trails a steadily moving proxy by up to that much).
+    const Vec3 slack =
+        Vec3(4.0f * options_.margin) + options_.displacement_multiplier * glm::abs(displacement);
     const Aabb roomy{wanted.min - slack, wanted.max + slack};
     if (roomy.contains(node.box)) return false;
   }
@@ -226,7 +228,7 @@ void DynamicAabbTree::remove_leaf(std::int32_t leaf) {
   }
   Node& above = nodes_[at(grandparent)];
   (above.child1 == parent ? above.child1 : above.child2) = sibling;
-  refit_upward(grandparent, true);
+  refit_upward(grandparent, false);  // removal only shrinks boxes; insertion rotates (as Box2D)
 }
 
 void DynamicAabbTree::refit(std::int32_t index) noexcept {

@@ -1,0 +1,140 @@
+// Broadphase: boxes moving every frame, the pairs whose boxes overlap found again each frame.
+//
+// Scenario (bench/moving_boxes.hpp): 10k or 100k boxes, half-extents 0.5..1.5, in a cube sized
+// so that each box overlaps about two others, moving at constant small velocities and bouncing
+// off the walls. Variants: `move` (every box moves every frame) and `move10pct` (every tenth box
+// moves; the others stay). One iteration is one frame: advance the boxes, tell the structure
+// (move), let it find the pairs (update), count the pairs whose boxes overlap. Each benchmark
+// runs a fixed number of frames per repetition (100 at 10k, 20 at 100k) from its own copy of
+// the scenario, and the `pairs` counter is the mean pair count per frame: every library sees
+// the same frames, so the counters must agree.
+//
+//   trisect   trisect::Broadphase: move_proxy for the movers (the displacement is the velocity),
+//             update_pairs (begin/end events and the sorted pair list); TBB in a task_arena of
+//             t threads.
+//   bullet    btDbvtBroadphase (libbullet-dev, optional): setAabb for the movers,
+//             calculateOverlappingPairs, its pair cache filtered to overlapping boxes. One thread.
+//   embree    user geometry of all boxes rebuilt at RTC_BUILD_QUALITY_LOW, rtcCollide with
+//             itself (bench/peers/embree_boxes.hpp); a threads=t device.
+#include "moving_boxes.hpp"
+#include "peers/embree_boxes.hpp"
+#include "scenes.hpp"
+
+#ifdef TRISECT_BENCH_HAVE_BULLET
+#include "peers/bullet_broadphase.hpp"
+#endif
+
+#include <trisect/broadphase/broadphase.hpp>
+
+#include <benchmark/benchmark.h>
+#include <tbb/task_arena.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using bench::MovingBoxes;
+
+class TrisectBroadphase {
+ public:
+  explicit TrisectBroadphase(const MovingBoxes& boxes) {
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      ids_.push_back(broadphase_.create_proxy(boxes.box(i)));
+    broadphase_.update_pairs();
+  }
+
+  std::size_t step(const MovingBoxes& boxes) {
+    for (const std::uint32_t i : boxes.movers)
+      broadphase_.move_proxy(ids_[i], boxes.box(i), boxes.velocities[i]);
+    broadphase_.update_pairs();
+    return broadphase_.pairs().size();
+  }
+
+ private:
+  trisect::Broadphase broadphase_;
+  std::vector<trisect::ProxyId> ids_;
+};
+
+// What persists between the repetitions of one benchmark: its scenario and, for the libraries
+// with incremental state, its structure.
+struct Slot {
+  std::unique_ptr<MovingBoxes> boxes;
+  std::unique_ptr<TrisectBroadphase> trisect;
+#ifdef TRISECT_BENCH_HAVE_BULLET
+  std::unique_ptr<bench::BulletBroadphase> bullet;
+#endif
+};
+
+template <class World>
+void run_frames(benchmark::State& state, MovingBoxes& boxes, World& world) {
+  double pairs = 0;
+  for (auto _ : state) {
+    boxes.advance();
+    pairs += double(world.step(boxes));
+  }
+  state.counters["pairs"] = pairs / double(state.iterations());
+  state.counters["boxes"] = double(boxes.size());
+  state.counters["movers"] = double(boxes.movers.size());
+}
+
+void register_all() {
+  struct Size {
+    const char* name;
+    std::size_t count;
+    benchmark::IterationCount frames;
+  };
+  for (const Size size : {Size{"boxes_10k", 10'000, 100}, Size{"boxes_100k", 100'000, 20}})
+    for (const std::string variant : {"move", "move10pct"})
+      for (const std::string library : {"trisect", "bullet", "embree"})
+        for (const unsigned threads : {1u, 2u}) {
+#ifndef TRISECT_BENCH_HAVE_BULLET
+          if (library == "bullet") continue;
+#endif
+          if (library == "bullet" && threads != 1) continue;  // Bullet's broadphase is serial
+          const std::string name =
+              bench::benchmark_name("broadphase", library, size.name, variant, threads);
+          const auto slot = std::make_shared<Slot>();
+          const std::size_t count = size.count;
+          const std::size_t move_every = variant == "move" ? 1 : 10;
+          benchmark::RegisterBenchmark(
+              name.c_str(),
+              [=](benchmark::State& state) {
+                if (!slot->boxes) slot->boxes = std::make_unique<MovingBoxes>(count, move_every, 1);
+                MovingBoxes& boxes = *slot->boxes;
+                if (library == "embree") {
+                  bench::EmbreeBoxes world(boxes, threads);
+                  run_frames(state, boxes, world);
+                }
+#ifdef TRISECT_BENCH_HAVE_BULLET
+                if (library == "bullet") {
+                  if (!slot->bullet)
+                    slot->bullet = std::make_unique<bench::BulletBroadphase>(boxes);
+                  run_frames(state, boxes, *slot->bullet);
+                }
+#endif
+                if (library == "trisect") {
+                  if (!slot->trisect) slot->trisect = std::make_unique<TrisectBroadphase>(boxes);
+                  tbb::task_arena arena(static_cast<int>(threads));
+                  arena.execute([&] { run_frames(state, boxes, *slot->trisect); });
+                }
+              })
+              ->Iterations(size.frames)
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime();
+        }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
