@@ -1,7 +1,7 @@
 // The mid-phase: for every moved body's box, the static mesh triangles it touches, answered by
 // the BVH's batch box query (trisect::collect_touching_batch), checked against brute force.
 #include "broadphase/random_boxes.hpp"
-#include "bvh/scenes.hpp"
+#include "support/scenes.hpp"
 
 #include <trisect/broadphase/broadphase.hpp>
 #include <trisect/bvh/batch.hpp>
