@@ -17,28 +17,28 @@ namespace trisect {
 /// (they only decide which subtrees to visit or accept whole); leaves are decided exactly.
 ///
 /// The children of a wide node are tested together in float against two thresholds fixed per
-/// query. Each float difference, square and sum rounds by at most u = 2^-24, so a computed
-/// squared distance is within 5u (relative) of the exact one, plus a few subnormal steps when
-/// it underflows: `touch_threshold` is r² raised by 1e-6 relative and 8 subnormal steps, so no
-/// touching child is dropped; `inside_threshold` is r² lowered by 1e-6 relative, and is 0 (no
-/// child accepted whole) for balls so small that squares could underflow.
+/// query. Each float difference, square and sum rounds by at most u = 2^-24 (relative) in the
+/// normal range, and by at most half the smallest subnormal 2^-150 (absolute) where it
+/// underflows (a difference or sum that lands there is exact), so a computed squared distance
+/// is within 5u (relative) plus 5 * 2^-150 of the exact one. An overflow gives +inf, which is
+/// above every finite threshold, while the exact value is then above FLT_MAX² / 4 too.
+/// `touch_threshold` is r² raised by 1e-6 relative and 8 subnormal steps, so no touching child
+/// is dropped. `inside_threshold` is r² lowered by 1e-6 relative; for r² < 1e-30 it is -1, so
+/// that no child is accepted whole: a computed squared reach of 0 may be an underflow (issue
+/// 10: a reach of 1e-25 squares to 0), and such balls are too small for the relative margin to
+/// cover the absolute error. From r² >= 1e-30 on, the margin 1e-36 exceeds 5 * 2^-150.
 struct SphereQuery {
   Sphere sphere;  ///< Finite centre, finite radius >= 0.
   float touch_threshold = std::numeric_limits<float>::infinity();  ///< See above.
-  float inside_threshold = 0;                                      ///< See above.
+  float inside_threshold = -1;                                     ///< See above.
 
   /// The query for `sphere` (finite centre, radius >= 0, +inf allowed) with its thresholds.
   [[nodiscard]] static SphereQuery of(const Sphere& sphere) noexcept {
     const double r2 = double(sphere.radius) * double(sphere.radius);
     const double touch = r2 * (1 + 1e-6) + 8 * 0x1p-149;
-    const double inside = r2 >= 1e-30 ? r2 * (1 - 1e-6) : 0.0;
-    const float infinity = std::numeric_limits<float>::infinity();
+    const double inside = r2 >= 1e-30 ? r2 * (1 - 1e-6) : -1.0;
     // Rounded outwards: up for the touch threshold, down for the inside one.
-    float touch_float = static_cast<float>(touch);
-    if (double(touch_float) < touch) touch_float = std::nextafter(touch_float, infinity);
-    float inside_float = static_cast<float>(inside);
-    if (double(inside_float) > inside) inside_float = std::nextafter(inside_float, 0.0f);
-    return {sphere, touch_float, inside_float};
+    return {sphere, rounded_up(touch), rounded_down(inside)};
   }
 
   /// False only when the box is certainly farther than the radius. The squared distance in
@@ -93,6 +93,24 @@ struct SphereQuery {
   }
 
  private:
+  static constexpr float largest = std::numeric_limits<float>::max();
+  static constexpr float infinity = std::numeric_limits<float>::infinity();
+
+  // The smallest float >= `value` (>= 0); +inf beyond the float range (where a conversion
+  // would be undefined).
+  [[nodiscard]] static float rounded_up(double value) noexcept {
+    if (value > double(largest)) return infinity;
+    const float rounded = static_cast<float>(value);
+    return double(rounded) < value ? std::nextafter(rounded, infinity) : rounded;
+  }
+
+  // The largest float <= `value` (finite or +inf); FLT_MAX for finite values beyond it.
+  [[nodiscard]] static float rounded_down(double value) noexcept {
+    if (value > double(largest)) return value == double(infinity) ? infinity : largest;
+    const float rounded = static_cast<float>(value);
+    return double(rounded) > value ? std::nextafter(rounded, -infinity) : rounded;
+  }
+
   [[nodiscard]] double radius2() const noexcept {
     return double(sphere.radius) * double(sphere.radius);  // exact: 48 bits
   }

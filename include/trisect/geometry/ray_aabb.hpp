@@ -5,12 +5,16 @@
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/ray.hpp"
 
+#include <limits>
+
 namespace trisect {
 
 /// Per-ray constants of the slab test (Kay & Kajiya, "Ray Tracing Complex Scenes", 1986).
 struct RaySlabs {
-  Vec3 origin;       ///< Ray origin.
-  Vec3 inverse;      ///< 1 / direction per axis; +inf where the direction is ±0.
+  Vec3 origin;  ///< Ray origin.
+  /// 1 / direction per axis; +inf where the direction is ±0; NaN where it is non-zero but
+  /// below 2^-128, whose reciprocal overflows.
+  Vec3 inverse;
   bool negative[3];  ///< Axes along which the ray moves towards smaller coordinates.
 
   /// Constants for `ray` (direction non-zero).
@@ -19,7 +23,13 @@ struct RaySlabs {
     const float direction[3] = {ray.direction.x, ray.direction.y, ray.direction.z};
     for (int axis = 0; axis < 3; ++axis) {
       // +inf for a zero direction of either sign: -0 + 0 is +0.
-      slabs.inverse[axis] = 1.0f / (direction[axis] + 0.0f);
+      const float inverse = 1.0f / (direction[axis] + 0.0f);
+      // An infinite reciprocal of a tiny non-zero direction would put the slab's entry at
+      // infinity although the ray enters it at a finite t (issue 10): NaN instead, so that this
+      // axis constrains nothing (conservative).
+      const bool overflowed =
+          inverse == std::numeric_limits<float>::infinity() && direction[axis] != 0;
+      slabs.inverse[axis] = overflowed ? std::numeric_limits<float>::quiet_NaN() : inverse;
       slabs.negative[axis] = direction[axis] < 0;
     }
     return slabs;
@@ -31,6 +41,11 @@ struct RaySlabs {
   /// "Robust BVH Ray Traversal", JCGT 2013). On an axis the direction does not move along,
   /// the products are ±inf, or NaN when the origin lies on the slab's plane; the comparisons
   /// below ignore NaN, which is exactly right there (that plane does not constrain the ray).
+  /// Underflow and overflow: a difference of floats that underflows is exact; one that
+  /// overflows makes an entry +inf only for a box whose near face is beyond the float range
+  /// from the origin (where the triangle test overflows too) and an exit ±inf only on the side
+  /// that culls nothing; a product that underflows errs by at most 2^-150, which matters only
+  /// for hits at t below about 1e-38.
   [[nodiscard]] bool overlaps(const Aabb& box, float t_min, float t_max, float& near) const {
     float far = t_max;
     near = t_min;
