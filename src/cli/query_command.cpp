@@ -5,28 +5,19 @@
 #include <trisect/cli/query_file.hpp>
 #include <trisect/cli/run.hpp>
 #include <trisect/io/load_mesh.hpp>
+#include <trisect/io/read_file.hpp>
 #include <trisect/trisect.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
+#include <new>
 #include <ostream>
-#include <sstream>
+#include <string_view>
 
 namespace trisect::cli {
 namespace {
-
-// Reads a whole file; throws QueryFileError naming it when it cannot.
-std::string read_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw QueryFileError(path + ": cannot open file");
-  std::ostringstream content;
-  content << file.rdbuf();
-  if (file.bad()) throw QueryFileError(path + ": cannot read file");
-  return content.str();
-}
 
 void append_ids(std::string& out, const std::vector<TriangleId>& ids) {
   char buffer[16];
@@ -48,21 +39,30 @@ void append_hit(std::string& out, const std::optional<Hit>& hit) {
   out.append(buffer, static_cast<std::size_t>(length));
 }
 
-std::string answer(const Bvh& bvh, const std::vector<Query>& queries) {
-  std::string out;
-  for (const Query& query : queries) {
-    if (const Ray* ray = std::get_if<Ray>(&query)) {
-      append_hit(out, closest_hit(bvh, *ray));
-    } else {
-      std::visit(
-          [&](const auto& shape) {
-            if constexpr (!std::is_same_v<std::decay_t<decltype(shape)>, Ray>)
-              append_ids(out, collect_touching(bvh, shape));
-          },
-          query);
-    }
+// One query's answer line, replacing `line`.
+void answer_line(const Bvh& bvh, const Query& query, std::string& line) {
+  line.clear();
+  if (const Ray* ray = std::get_if<Ray>(&query)) {
+    append_hit(line, closest_hit(bvh, *ray));
+    return;
   }
-  return out;
+  std::visit(
+      [&](const auto& shape) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(shape)>, Ray>)
+          append_ids(line, collect_touching(bvh, shape));
+      },
+      query);
+}
+
+// Writes each answer as soon as it is known, so that memory holds one answer at a time; stops
+// at the first failed write. False when a write failed.
+bool write_answers(const Bvh& bvh, const std::vector<Query>& queries, std::ostream& out) {
+  std::string line;
+  for (const Query& query : queries) {
+    answer_line(bvh, query, line);
+    if (!out.write(line.data(), static_cast<std::streamsize>(line.size()))) return false;
+  }
+  return static_cast<bool>(out.flush());
 }
 
 constexpr const char* query_footer = R"(
@@ -79,18 +79,24 @@ Output, one line per query, in order:
   ray                "T ID" of the closest hit with TMIN <= T <= TMAX (T to 9 significant
                      digits) on a triangle of non-zero area, or "miss"; watertight; a ray in a
                      triangle's plane does not hit it
-The whole query file is read first: on any error nothing is printed, the exit status is 2 and
-stderr names the file and line.
+MESH and QUERYFILE must be regular files (not directories, FIFOs or devices). The whole query
+file and the mesh are read first: on any error nothing is printed, the exit status is 2 and
+stderr names the file and line (running out of memory names the file too). Answers are then
+written as they are computed; when they cannot be written the exit status is 1.
 
 example:
   printf 'box -1 -1 -1 1 1 1\nplane 0 0 1 0\nray 0 0 5 0 0 -1\n' > q.txt
   trisect query bunny.obj q.txt)";
 
-// The run: answers the queries of one query file on one mesh.
+// The run: answers the queries of one query file on one mesh. The query file and the mesh are
+// read whole before any answer, so that bad input prints nothing on `out`.
 int run_query(const std::string& mesh_path, const std::string& query_path, std::ostream& out,
               std::ostream& err) {
+  const std::string prefix = "trisect query: ";
+  std::string_view working_on = query_path;  // the file a memory exhaustion is blamed on
   try {
-    const std::vector<Query> queries = parse_query_file(read_file(query_path), query_path);
+    const std::vector<Query> queries = parse_query_file(read_regular_file(query_path), query_path);
+    working_on = mesh_path;
     const Progress loading(err, "loading " + mesh_path);
     const Mesh mesh = load_mesh(mesh_path);
     loading.done(std::to_string(mesh.triangle_count()) + " triangles");
@@ -98,17 +104,22 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
     const Bvh bvh = build(mesh.soup());
     building.done();
     const Progress answering(err, "answering " + std::to_string(queries.size()) + " queries");
-    const std::string answers = answer(bvh, queries);
+    if (!write_answers(bvh, queries, out)) {
+      err << prefix << "cannot write the answers (output closed or disk full)\n";
+      return exit_write_failed;
+    }
     answering.done();
-    out << answers;
-    out.flush();
     return 0;
+  } catch (const FileError& error) {
+    err << prefix << error.what() << '\n';
   } catch (const QueryFileError& error) {
-    err << "trisect query: " << error.what() << '\n';
+    err << prefix << error.what() << '\n';
   } catch (const MeshError& error) {
-    err << "trisect query: " << error.what() << '\n';
+    err << prefix << error.what() << '\n';
   } catch (const InvalidInput& error) {
-    err << "trisect query: " << mesh_path << ": " << error.what() << '\n';
+    err << prefix << mesh_path << ": " << error.what() << '\n';
+  } catch (const std::bad_alloc&) {
+    err << prefix << working_on << ": out of memory\n";
   }
   return exit_bad_input;
 }

@@ -1,10 +1,8 @@
 #include "trisect/cli/query_file.hpp"
 
-#include "number.hpp"
+#include "trisect/io/text_token.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <utility>
 
@@ -47,11 +45,12 @@ class LineReader {
   // Number `index` (1-based after the keyword); `may_be_infinite` where a bound makes sense.
   float number(std::size_t index, const char* name, bool may_be_infinite) const {
     const std::string_view token = tokens_[index];
-    const std::optional<float> value = parse_float(token);
-    if (!value) fail(std::string(name) + " '" + std::string(token) + "' is not a number");
+    const std::optional<float> value = read_float(token);
+    if (!value) fail(std::string(name) + " " + quoted_excerpt(token) + " is not a number");
     if (std::isnan(*value)) fail(std::string(name) + " is NaN");
     if (std::isinf(*value) && !may_be_infinite)
-      fail(std::string(name) + " '" + std::string(token) + "' is infinite (or out of float range)");
+      fail(std::string(name) + " " + quoted_excerpt(token) +
+           " is infinite (or out of float range)");
     return *value;
   }
 
@@ -101,7 +100,7 @@ Query parse_line(const LineReader& line) {
   if (keyword == "plane") return parse_plane(line);
   if (keyword == "sphere") return parse_sphere(line);
   if (keyword == "ray") return parse_ray(line);
-  line.fail("unknown query '" + std::string(keyword) + "' (expected box, plane, sphere or ray)");
+  line.fail("unknown query " + quoted_excerpt(keyword) + " (expected box, plane, sphere or ray)");
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 #include "trisect/io/load_mesh.hpp"
 
 #include "mesh_readers.hpp"
+#include "trisect/io/read_file.hpp"
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
+#include <new>
+#include <string>
 
 namespace trisect {
 namespace {
@@ -48,17 +50,14 @@ Mesh parse_mesh(std::string_view content, MeshFormat format, const std::string& 
 }
 
 Mesh load_mesh(const std::filesystem::path& path) {
-  const std::string name = path.string();
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) throw MeshError(name + ": is a directory");
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  if (!file) throw MeshError(name + ": cannot open file");
-  const std::streamoff size = file.tellg();
-  if (size < 0) throw MeshError(name + ": cannot read file");
-  std::string content(static_cast<std::size_t>(size), '\0');
-  file.seekg(0);
-  if (!file.read(content.data(), size)) throw MeshError(name + ": cannot read file");
-  return parse_mesh(content, detect_format(content, path), name);
+  try {
+    const std::string content = read_regular_file(path);
+    return parse_mesh(content, detect_format(content, path), path.string());
+  } catch (const FileError& error) {
+    throw MeshError(error.what());
+  } catch (const std::bad_alloc&) {
+    throw MeshError(path.string() + ": out of memory reading the mesh");
+  }
 }
 
 }  // namespace trisect

@@ -45,11 +45,12 @@ class ObjReader {
     for (float& coordinate : xyz) {
       const std::string_view token = tokens.next();
       if (token.empty()) fail_at_line(name_, line, "vertex needs 3 coordinates");
-      const auto value = parse_float(token);
+      const auto value = read_float(token);
       if (!value)
-        fail_at_line(name_, line, "vertex coordinate '" + std::string(token) + "' is not a number");
+        fail_at_line(name_, line,
+                     "vertex coordinate " + quoted_excerpt(token) + " is not a number");
       if (!std::isfinite(*value))
-        fail_at_line(name_, line, "vertex coordinate '" + std::string(token) + "' is not finite");
+        fail_at_line(name_, line, "vertex coordinate " + quoted_excerpt(token) + " is not finite");
       coordinate = *value;
     }
     if (mesh_.positions.size() >= std::numeric_limits<std::uint32_t>::max())
@@ -62,7 +63,7 @@ class ObjReader {
     const std::string_view vertex = corner.substr(0, corner.find('/'));
     const auto index = parse_integer(vertex);
     if (!index)
-      fail_at_line(name_, line, "face vertex '" + std::string(corner) + "' is not an index");
+      fail_at_line(name_, line, "face vertex " + quoted_excerpt(corner) + " is not an index");
     if (*index == 0) fail_at_line(name_, line, "face vertex index 0 (OBJ indices start at 1)");
     if (*index < 0) {
       const std::int64_t resolved = std::int64_t(mesh_.positions.size()) + *index;
@@ -83,8 +84,12 @@ class ObjReader {
     polygon_.clear();
     // A '#' ends the line (a trailing comment, which some writers add).
     for (std::string_view corner = tokens.next(); !corner.empty() && corner.front() != '#';
-         corner = tokens.next())
+         corner = tokens.next()) {
+      if (polygon_.size() == max_polygon_vertices)
+        fail_at_line(name_, line,
+                     "face has more than " + std::to_string(max_polygon_vertices) + " vertices");
       polygon_.push_back(corner_index(corner, line));
+    }
     if (polygon_.size() < 3)
       fail_at_line(
           name_, line,

@@ -101,7 +101,7 @@ Header read_header(std::string_view content, const std::string& name) {
       else if (format == "binary_big_endian")
         header.encoding = Encoding::big_endian;
       else
-        fail_at_line(name, number, "unknown PLY format '" + std::string(format) + "'");
+        fail_at_line(name, number, "unknown PLY format " + quoted_excerpt(format));
       have_format = true;
     } else if (keyword == "element") {
       const std::string_view element_name = tokens.next();
@@ -124,8 +124,7 @@ Header read_header(std::string_view content, const std::string& name) {
         property.type = *item_type;
       } else {
         const auto scalar = scalar_named(type);
-        if (!scalar)
-          fail_at_line(name, number, "unknown property type '" + std::string(type) + "'");
+        if (!scalar) fail_at_line(name, number, "unknown property type " + quoted_excerpt(type));
         property.type = *scalar;
       }
       property.name = std::string(tokens.next());
@@ -187,8 +186,8 @@ class ValueReader {
     if (token.empty()) problem("fewer values on the line than the element's properties");
     pending_ = tokens_.next();
     if (type == Scalar::float32 || type == Scalar::float64) {
-      const auto value = parse_float(token);
-      if (!value) problem("'" + std::string(token) + "' is not a number");
+      const auto value = read_float(token);
+      if (!value) problem(quoted_excerpt(token) + " is not a number");
       if (as_float) *as_float = *value;
       if (type == Scalar::float32) return *value;
       char* end = nullptr;
@@ -196,7 +195,7 @@ class ValueReader {
       return std::strtod(text.c_str(), &end);
     }
     const auto value = parse_integer(token);
-    if (!value) problem("'" + std::string(token) + "' is not an integer");
+    if (!value) problem(quoted_excerpt(token) + " is not an integer");
     if (as_float) *as_float = static_cast<float>(*value);
     return static_cast<double>(*value);
   }
@@ -301,9 +300,9 @@ class PlyReader {
                                     : std::max<std::uint64_t>(element.minimum_bytes(), 1);
     if (element.count > 0 && element.count > values_.bytes_left() / least)
       fail_at_line(name_, element.header_line,
-                   "element '" + element.name + "' declares " + std::to_string(element.count) +
-                       " items, more than the " + std::to_string(values_.bytes_left()) +
-                       " bytes of data left can hold");
+                   "element " + quoted_excerpt(element.name) + " declares " +
+                       std::to_string(element.count) + " items, more than the " +
+                       std::to_string(values_.bytes_left()) + " bytes of data left can hold");
   }
 
   void read_vertices(const Element& element) {
@@ -386,6 +385,9 @@ class PlyReader {
     if (list_.size() < 3)
       values_.problem("face " + std::to_string(item) + " has " + std::to_string(list_.size()) +
                       " vertices; at least 3 are needed");
+    if (list_.size() > max_polygon_vertices)
+      values_.problem("face " + std::to_string(item) + " has more than " +
+                      std::to_string(max_polygon_vertices) + " vertices");
     polygon_.clear();
     for (const std::int64_t index : list_) {
       if (index < 0 || std::uint64_t(index) >= vertex_count_)
@@ -427,7 +429,7 @@ class PlyReader {
     }
     const double length = values_.next(*property.list);
     if (length < 0 || length * double(size_of(property.type)) > double(values_.bytes_left()) + 1)
-      values_.problem("list property '" + property.name + "' has a bad length");
+      values_.problem("list property " + quoted_excerpt(property.name) + " has a bad length");
     for (std::uint64_t i = 0; i < std::uint64_t(length); ++i) values_.next(property.type);
   }
 

@@ -62,7 +62,7 @@ class AsciiReader {
     while (next_line()) {
       if (keyword_ == "solid" || keyword_ == "endsolid") continue;
       if (keyword_ != "facet")
-        problem("expected 'facet', 'solid' or 'endsolid', found '" + std::string(keyword_) + "'");
+        problem("expected 'facet', 'solid' or 'endsolid', found " + quoted_excerpt(keyword_));
       expect("outer");
       for (int corner = 0; corner < 3; ++corner) read_vertex();
       expect("endloop");
@@ -88,7 +88,7 @@ class AsciiReader {
     if (!next_line())
       fail(name_, "ascii STL ends inside a facet (expected '" + std::string(keyword) + "')");
     if (keyword_ != keyword)
-      problem("expected '" + std::string(keyword) + "', found '" + std::string(keyword_) + "'");
+      problem("expected '" + std::string(keyword) + "', found " + quoted_excerpt(keyword_));
   }
 
   void read_vertex() {
@@ -96,10 +96,10 @@ class AsciiReader {
     float xyz[3];
     for (float& coordinate : xyz) {
       const std::string_view token = tokens_.next();
-      const auto value = parse_float(token);
-      if (!value) problem("vertex coordinate '" + std::string(token) + "' is not a number");
+      const auto value = read_float(token);
+      if (!value) problem("vertex coordinate " + quoted_excerpt(token) + " is not a number");
       if (!std::isfinite(*value))
-        problem("vertex coordinate '" + std::string(token) + "' is not finite");
+        problem("vertex coordinate " + quoted_excerpt(token) + " is not finite");
       coordinate = *value;
     }
     mesh_.indices.push_back(static_cast<std::uint32_t>(mesh_.positions.size()));

@@ -2,6 +2,7 @@
 // Line and token scanning and number parsing shared by the text mesh readers.
 
 #include "trisect/io/load_mesh.hpp"
+#include "trisect/io/text_token.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -63,23 +64,6 @@ class Tokens {
   std::string_view line_;
   std::size_t position_ = 0;
 };
-
-/// The float that strtof reads from the whole token (rounded straight to float), or nothing
-/// when the token is not entirely a number. from_chars is correctly rounded like strtof; the
-/// forms it does not take (a leading '+', hexadecimal) go through strtof itself.
-inline std::optional<float> parse_float(std::string_view token) {
-  if (token.empty()) return std::nullopt;
-  float value = 0;
-  const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
-  if (error == std::errc() && end == token.data() + token.size()) return value;
-  if (token.size() > 64) return std::nullopt;
-  const std::string text(token);
-  char* text_end = nullptr;
-  value = std::strtof(text.c_str(), &text_end);
-  if (text_end != text.c_str() + text.size() || std::isspace(static_cast<unsigned char>(text[0])))
-    return std::nullopt;
-  return value;
-}
 
 /// A whole-token signed integer, or nothing.
 inline std::optional<std::int64_t> parse_integer(std::string_view token) {

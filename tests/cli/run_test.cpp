@@ -2,23 +2,14 @@
 // named, exit status 2 and nothing on stdout for them.
 #include <trisect/cli/run.hpp>
 
-#include <catch2/catch.hpp>
+#include "support/run_command.hpp"
 
-#include <sstream>
+#include <catch2/catch.hpp>
 
 namespace trisect::cli {
 namespace {
 
-struct Run {
-  int status;
-  std::string out, err;
-};
-
-Run run_command(const std::vector<std::string>& arguments) {
-  std::ostringstream out, err;
-  const int status = run(arguments, out, err);
-  return {status, out.str(), err.str()};
-}
+using testing::CommandRun;
 
 TEST_CASE("help is generated for the command and for each subcommand", "[cli]") {
   struct Help {
@@ -36,7 +27,7 @@ TEST_CASE("help is generated for the command and for each subcommand", "[cli]") 
   };
   for (const Help& help : cases) {
     INFO(help.arguments[0] << ' ' << help.arguments.back());
-    const Run run = run_command(help.arguments);
+    const CommandRun run = testing::run_in_process(help.arguments);
     CHECK(run.status == 0);
     CHECK(run.err.empty());
     for (const char* line : help.lines) CHECK_THAT(run.out, Catch::Contains(line));
@@ -64,7 +55,7 @@ TEST_CASE("usage errors name the argument, exit 2, print nothing on stdout", "[c
       {{"demo", "--svg", "a.svg", "--svg", "b.svg"}, "--svg"},
   };
   for (const Usage& usage : cases) {
-    const Run run = run_command(usage.arguments);
+    const CommandRun run = testing::run_in_process(usage.arguments);
     INFO(run.err);
     CHECK(run.status == 2);
     CHECK(run.out.empty());

@@ -2,6 +2,8 @@
 
 #include "support/scratch_folder.hpp"
 
+#include <trisect/cli/run.hpp>
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -21,6 +23,12 @@ std::string contents(const std::filesystem::path& path) {
 }
 
 }  // namespace
+
+CommandRun run_in_process(const std::vector<std::string>& arguments) {
+  std::ostringstream out, err;
+  const int status = cli::run(arguments, out, err);
+  return {status, out.str(), err.str()};
+}
 
 CommandRun run_trisect(const std::vector<std::string>& arguments) {
   const ScratchFolder folder;

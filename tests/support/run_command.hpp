@@ -18,6 +18,10 @@ struct CommandRun {
 /// name) and waits for it.
 [[nodiscard]] CommandRun run_trisect(const std::vector<std::string>& arguments);
 
+/// Runs the command in-process (`trisect::cli::run`) with `arguments` (without the program
+/// name), capturing what it writes to its `out` and `err` streams.
+[[nodiscard]] CommandRun run_in_process(const std::vector<std::string>& arguments);
+
 /// The line of `text` that starts with `prefix`, or an empty string when there is none.
 [[nodiscard]] std::string line_starting_with(const std::string& text, const std::string& prefix);
 

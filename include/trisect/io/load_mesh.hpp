@@ -4,6 +4,7 @@
 
 #include "trisect/io/mesh.hpp"
 
+#include <cstddef>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -21,8 +22,14 @@ class MeshError : public std::runtime_error {
 /// The mesh file formats trisect reads.
 enum class MeshFormat { obj, ply, stl };
 
+/// Most vertices one polygon (an OBJ face, a PLY face list) may have, so that one line or
+/// list cannot expand into more triangles than this: a longer one is an error.
+inline constexpr std::size_t max_polygon_vertices = std::size_t(1) << 20;
+
 /// Loads a .obj, .ply or .stl file, the format chosen by content where possible (PLY magic,
-/// binary STL by size, ascii STL by "solid" and "facet"), by extension otherwise.
+/// binary STL by size, ascii STL by "solid" and "facet"), by extension otherwise. The path
+/// must name a regular file, as `read_regular_file` requires. Every failure, running out of
+/// memory while reading or parsing included, is a `MeshError` naming the file.
 [[nodiscard]] Mesh load_mesh(const std::filesystem::path& path);
 
 /// Parses `content` (a whole file) in `format`; `name` is used in error messages.

@@ -1,0 +1,23 @@
+#pragma once
+/// \file
+/// Reading a whole input file, refusing what is not a regular file.
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+namespace trisect {
+
+/// A file that cannot be read whole; what() is "<path>: <problem>".
+class FileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The whole content of the file at `path`, which must be a regular file (or a link to one):
+/// a directory, FIFO, device or socket is refused before opening, since a FIFO without a
+/// writer would block and a device such as /dev/zero never ends. Throws `FileError` naming the
+/// path, or `std::bad_alloc` when the content does not fit in memory.
+[[nodiscard]] std::string read_regular_file(const std::filesystem::path& path);
+
+}  // namespace trisect
