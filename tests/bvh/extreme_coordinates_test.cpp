@@ -3,8 +3,9 @@
 // the exact ones, checked against the independent GMP oracle. Rays: the slab test with a
 // direction whose reciprocal overflows (the float triangle test itself misses at these
 // scales, which is the exact-ray issue's, not the traversal's).
-#include "bvh/scenes.hpp"
 #include "support/exact_oracle.hpp"
+#include "support/ray_kernels.hpp"
+#include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
@@ -113,9 +114,7 @@ TEST_CASE("balls, boxes and planes at extreme scales equal the exact oracle", "[
 // Closest hits of `ray` with both kernels, and whether any_hit agrees.
 std::vector<std::optional<float>> hits_with_each_kernel(const Bvh& bvh, const Ray& ray) {
   std::vector<std::optional<float>> hits;
-  for (const detail::RayKernel kernel :
-       {detail::RayKernel::four_lane, detail::RayKernel::eight_lane}) {
-    if (!detail::available(kernel)) continue;
+  for (const detail::RayKernel kernel : ray_kernels()) {
     const auto hit = detail::closest_hit_with(kernel, bvh, ray);
     CHECK(detail::any_hit_with(kernel, bvh, ray) == hit.has_value());
     hits.push_back(hit ? std::optional<float>(hit->t) : std::nullopt);
