@@ -46,7 +46,7 @@ void trisect_build(benchmark::State& state, const std::string& scene_name, unsig
   trisect::Bvh bvh;
   for (auto _ : state) {
     bvh = trisect::build(scene.soup(), options);
-    benchmark::DoNotOptimize(bvh.nodes.data());
+    benchmark::DoNotOptimize(bvh.wide.data());
     benchmark::ClobberMemory();
   }
   const trisect::BvhStatistics statistics = trisect::statistics(bvh);

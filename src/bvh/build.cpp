@@ -8,13 +8,14 @@
 // depend on the thread count. Node slots are assigned without coordination: the subtree over
 // reference range [b, e) owns 2(e - b) - 1 slots starting at its root's slot, the left child
 // takes the next slot and the right child the slot after the left subtree's region. Leaves
-// leave holes in that region; a final depth-first pass compacts the nodes.
+// leave holes in that region, which the finishing step (finish.hpp) reads through without
+// compacting it.
 #include "trisect/bvh/build.hpp"
 
 #include "box4.hpp"
+#include "finish.hpp"
 #include "huge_pages.hpp"
 #include "trisect/math/validate.hpp"
-#include "wide.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -30,23 +31,23 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace trisect {
 namespace {
 
+using detail::BinaryNode;
 using detail::Box4;
-using detail::Lanes;
 
 // A triangle's bounds; the unused fourth lane of `lower` carries its id's bits.
 struct alignas(16) Reference {
   float lower[4];
   float upper[4];
 
-  [[nodiscard]] Box4 box() const { return {detail::load_xyz(lower), detail::load(upper)}; }
+  [[nodiscard]] Box4 box() const { return {Float4::load_xyz(lower), Float4::load(upper)}; }
   // Twice the centroid (lower + upper): the bin mapping needs no halving.
-  [[nodiscard]] Lanes centroid2() const {
-    return detail::add(detail::load_xyz(lower), detail::load(upper));
-  }
+  [[nodiscard]] Float4 centroid2() const { return Float4::load_xyz(lower) + Float4::load(upper); }
   [[nodiscard]] TriangleId id() const {
     TriangleId id;
     std::memcpy(&id, &lower[3], sizeof id);
@@ -114,32 +115,32 @@ struct Binning {
 // clamp below maps to bin 0, so every reference still gets a bin and binning and partitioning
 // always agree (they call the same function).
 struct BinMapping {
-  Lanes origin;
-  Lanes scale;
-  Lanes last;
+  Float4 origin;
+  Float4 scale;
+  Float4 last;
   Vec3 scale_by_axis;
   Vec3 origin_by_axis;
   std::uint32_t bin_count;
 
   BinMapping(const Box4& centroids, std::uint32_t count) : bin_count(count) {
-    const Vec3 low = detail::to_vec3(centroids.lower), high = detail::to_vec3(centroids.upper);
+    const Vec3 low = to_vec3(centroids.lower), high = to_vec3(centroids.upper);
     for (int axis = 0; axis < 3; ++axis) {
       const float extent = high[axis] - low[axis];
       scale_by_axis[axis] = extent > 0 ? static_cast<float>(count) / extent : 0.0f;
     }
     origin = centroids.lower;
     origin_by_axis = low;
-    scale = detail::lanes(scale_by_axis.x, scale_by_axis.y, scale_by_axis.z);
-    last = detail::splat(static_cast<float>(count - 1));
+    scale = Float4::xyz(scale_by_axis.x, scale_by_axis.y, scale_by_axis.z);
+    last = Float4::splat(static_cast<float>(count - 1));
   }
 
   [[nodiscard]] bool all_coincide() const { return scale_by_axis == Vec3(0.0f); }
 
   // Bin of `reference` along x, y and z (and a fourth, unused lane).
   void bins(const Reference& reference, std::uint32_t (&index)[4]) const {
-    Lanes position = detail::mul(detail::sub(reference.centroid2(), origin), scale);
-    position = detail::min(detail::max(position, detail::splat(0.0f)), last);
-    detail::truncate_to_int(position, index);
+    Float4 position = (reference.centroid2() - origin) * scale;
+    position = min_ignoring_nan(max_ignoring_nan(position, Float4::splat(0.0f)), last);
+    truncate_to_int(position, index);
   }
 
   // Bin of `reference` along `axis` alone: the same arithmetic as `bins` on one lane.
@@ -173,9 +174,9 @@ class Builder {
       : options_(options),
         size_(soup.size()),
         references_(new Reference[soup.size()]),
-        slots_(new Slot[2 * soup.size() - 1]) {
+        slots_(new BinaryNode[2 * soup.size() - 1]) {
     detail::advise_huge_pages(references_.get(), size_ * sizeof(Reference));
-    detail::advise_huge_pages(slots_.get(), (2 * size_ - 1) * sizeof(Slot));
+    detail::advise_huge_pages(slots_.get(), (2 * size_ - 1) * sizeof(BinaryNode));
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, soup.size(), 4096), [&](const auto& r) {
       for (std::size_t id = r.begin(); id != r.end(); ++id)
         references_[id] = make_reference(soup.triangle(id).bounds(), static_cast<TriangleId>(id));
@@ -184,18 +185,16 @@ class Builder {
 
   void build_root() { build_node(0, size_, 0, 0, bounds_of(0, size_)); }
 
-  // The BVH: reachable slots in depth-first order, and the triangles in leaf order (which is
-  // reference order, since leaves are visited left to right).
-  [[nodiscard]] Bvh finish(const TriangleSoup& soup) const {
-    Bvh bvh;
-    bvh.nodes.reserve(2 * size_ - 1);
-    bvh.triangles.reserve(size_);
-    bvh.ids.reserve(size_);
-    detail::advise_huge_pages(bvh.nodes.data(), bvh.nodes.capacity() * sizeof(BvhNode));
-    detail::advise_huge_pages(bvh.triangles.data(), bvh.triangles.capacity() * sizeof(Triangle));
-    append_subtree(0, soup, bvh);
-    bvh.wide = detail::collapse_to_wide(bvh.nodes);
-    return bvh;
+  // The BVH: the finishing step over the node slots, with the references' ids as leaf order
+  // (leaves cover reference ranges left to right). The references are freed first.
+  [[nodiscard]] Bvh finish(const TriangleSoup& soup) && {
+    std::vector<TriangleId> leaf_order(size_);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size_, 4096), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i)
+        leaf_order[i] = references_[i].id();
+    });
+    references_.reset();
+    return detail::finish(slots_.get(), std::move(leaf_order), soup);
   }
 
  private:
@@ -203,7 +202,7 @@ class Builder {
   // in slot `slot`.
   void build_node(std::size_t begin, std::size_t end, std::size_t slot, int depth,
                   const RangeBounds& range) {
-    Slot& node = slots_[slot];
+    BinaryNode& node = slots_[slot];
     node.bounds = range.bounds.to_aabb();
     const std::optional<Partition> split = choose_split(begin, end, range, depth);
     if (!split) {
@@ -223,22 +222,6 @@ class Builder {
       left();
       right();
     }
-  }
-
-  void append_subtree(std::size_t slot, const TriangleSoup& soup, Bvh& bvh) const {
-    const Slot& node = slots_[slot];
-    const std::size_t index = bvh.nodes.size();
-    bvh.nodes.push_back({node.bounds, node.first, node.count});
-    if (node.count != 0) {
-      for (std::size_t i = node.first; i < node.first + node.count; ++i) {
-        bvh.ids.push_back(references_[i].id());
-        bvh.triangles.push_back(soup.triangle(bvh.ids.back()));
-      }
-      return;
-    }
-    append_subtree(slot + 1, soup, bvh);
-    bvh.nodes[index].first = static_cast<std::uint32_t>(bvh.nodes.size());
-    append_subtree(node.first, soup, bvh);
   }
 
   [[nodiscard]] RangeBounds bounds_of(std::size_t begin, std::size_t end) const {
@@ -360,7 +343,7 @@ class Builder {
 
   // Object median along the widest centroid axis, ties broken by id for determinism.
   Partition median_split(std::size_t begin, std::size_t end, const Box4& centroids) {
-    const Vec3 extent = detail::to_vec3(detail::sub(centroids.upper, centroids.lower));
+    const Vec3 extent = to_vec3(centroids.upper - centroids.lower);
     const int axis =
         extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
     const std::size_t middle = begin + (end - begin) / 2;
@@ -373,17 +356,10 @@ class Builder {
     return {middle, bounds_of(begin, middle), bounds_of(middle, end)};
   }
 
-  // A node under construction (no default initialisation, unlike BvhNode).
-  struct Slot {
-    Aabb bounds;
-    std::uint32_t first;
-    std::uint32_t count;
-  };
-
   const BuildOptions& options_;
   std::size_t size_;
   std::unique_ptr<Reference[]> references_;
-  std::unique_ptr<Slot[]> slots_;
+  std::unique_ptr<BinaryNode[]> slots_;
 };
 
 void check(const BuildOptions& options) {
@@ -403,7 +379,7 @@ void check(const BuildOptions& options) {
 Bvh build_in_arena(const TriangleSoup& soup, const BuildOptions& options) {
   Builder builder(soup, options);
   builder.build_root();
-  return builder.finish(soup);
+  return std::move(builder).finish(soup);
 }
 
 }  // namespace

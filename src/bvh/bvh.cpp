@@ -2,158 +2,149 @@
 
 #include "trisect/math/validate.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <string>
-#include <utility>
+#include <vector>
 
 namespace trisect {
 namespace {
 
-float half_area(const Aabb& box) {
-  const Vec3 size = box.max - box.min;
-  return size.x * size.y + size.y * size.z + size.z * size.x;
-}
-
 [[noreturn]] void broken(const std::string& problem) { throw InvalidInput("bvh: " + problem); }
-
-std::string node_name(std::size_t index) { return "node " + std::to_string(index); }
-
-// Checks the structure below the root; returns the slots each leaf covers through `covered`.
-void check_structure(const Bvh& bvh, std::vector<std::uint8_t>& covered) {
-  std::vector<std::uint8_t> reached(bvh.nodes.size(), 0);
-  std::vector<std::pair<std::size_t, int>> stack{{0, 0}};
-  while (!stack.empty()) {
-    const auto [index, depth] = stack.back();
-    stack.pop_back();
-    if (reached[index]) broken(node_name(index) + " is reached twice");
-    reached[index] = 1;
-    if (depth > max_bvh_depth) broken(node_name(index) + " is deeper than max_bvh_depth");
-    const BvhNode& node = bvh.nodes[index];
-    if (node.bounds.is_empty()) broken(node_name(index) + " has empty bounds");
-    if (node.is_leaf()) {
-      if (std::size_t(node.first) + node.count > bvh.size())
-        broken(node_name(index) + " covers slots beyond the triangle array");
-      for (std::size_t slot = node.first; slot < node.first + node.count; ++slot) {
-        if (covered[slot]) broken("slot " + std::to_string(slot) + " is in two leaves");
-        covered[slot] = 1;
-        if (!node.bounds.contains(bvh.triangles[slot].bounds()))
-          broken("triangle in slot " + std::to_string(slot) + " is outside its " +
-                 node_name(index) + " bounds");
-      }
-      continue;
-    }
-    const std::size_t left = index + 1, right = node.first;
-    if (right <= left || right >= bvh.nodes.size())
-      broken(node_name(index) + " has right child " + std::to_string(right) + " out of order");
-    for (std::size_t child : {left, right}) {
-      if (!node.bounds.contains(bvh.nodes[child].bounds))
-        broken(node_name(child) + " bounds are not inside its parent " + node_name(index));
-      stack.emplace_back(child, depth + 1);
-    }
-  }
-  for (std::size_t index = 0; index < reached.size(); ++index)
-    if (!reached[index]) broken(node_name(index) + " is unreachable");
-}
 
 std::string wide_name(std::size_t index) { return "wide node " + std::to_string(index); }
 
-// Checks the wide nodes: each node's children split its slot range [begin, end) into
-// non-empty consecutive ranges (so the leaves tile [0, size) exactly once), every child box
-// holds what lies below it, and every wide node is reached exactly once.
+std::string slot_name(std::size_t slot) { return "slot " + std::to_string(slot); }
+
+// A wide node to visit, with the slot range [begin, end) and the box its parent gives it.
+struct Visit {
+  std::uint32_t index, begin, end;
+  Aabb box;
+  int depth;
+};
+
+bool is_empty_lane(const WideNode& node, int lane) {
+  const Aabb box = node.child_bounds(lane);
+  const float infinity = std::numeric_limits<float>::infinity();
+  return box == Aabb{Vec3(infinity), Vec3(-infinity)};
+}
+
+// Checks lane `lane` of `node`, reached as `visit`; marks the slots of a leaf in `covered`.
+void check_child(const Bvh& bvh, const WideNode& node, const Visit& visit, int lane,
+                 std::vector<std::uint8_t>& covered) {
+  const std::string child = wide_name(visit.index) + " child " + std::to_string(lane);
+  const std::uint32_t begin = node.first[lane], end = node.child_end(lane, visit.end);
+  const Aabb box = node.child_bounds(lane);
+  if (!(begin < end && end <= visit.end)) broken(child + " has a bad slot range");
+  if (box.is_empty()) broken(child + " has empty bounds");
+  if (!visit.box.contains(box)) broken(child + " bounds are not inside its parent's");
+  if (node.child[lane] != WideNode::leaf) return;
+  for (std::uint32_t slot = begin; slot < end; ++slot) {
+    if (covered[slot]) broken(slot_name(slot) + " is in two leaves");
+    covered[slot] = 1;
+    if (!box.contains(bvh.triangles[slot].bounds()))
+      broken("triangle in " + slot_name(slot) + " is outside " + child + " bounds");
+  }
+}
+
+// Checks the wide nodes: each node's used lanes come first and split its slot range
+// [begin, end) into non-empty consecutive ranges (so the leaves tile [0, size) exactly once),
+// unused lanes hold the empty box and the node's end, every child box holds what lies below
+// it, and every wide node is reached exactly once, no deeper than max_bvh_depth.
 void check_wide(const Bvh& bvh) {
-  if (bvh.wide.empty()) broken("no wide nodes");
-  struct Entry {
-    std::uint32_t index, begin, end;
-    Aabb box;
-    int depth;
-  };
-  std::vector<std::uint8_t> reached(bvh.wide.size(), 0);
-  std::vector<Entry> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), bvh.nodes[0].bounds, 0}};
+  if (bvh.bounds().is_empty()) broken("the root box is empty");
+  std::vector<std::uint8_t> reached(bvh.wide.size(), 0), covered(bvh.size(), 0);
+  std::vector<Visit> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), bvh.bounds(), 0}};
   while (!stack.empty()) {
-    const Entry entry = stack.back();
+    const Visit visit = stack.back();
     stack.pop_back();
-    if (entry.index >= bvh.wide.size() || reached[entry.index])
-      broken(wide_name(entry.index) + " is out of range or reached twice");
-    if (entry.depth > max_bvh_depth) broken(wide_name(entry.index) + " is too deep");
-    reached[entry.index] = 1;
-    const WideNode& node = bvh.wide[entry.index];
-    if (node.first[0] != entry.begin || node.child[0] == WideNode::unused)
-      broken(wide_name(entry.index) + " does not start at its range");
-    for (int i = 0; i < WideNode::width; ++i) {
-      const std::uint32_t begin = node.first[i], end = node.child_end(i, entry.end);
-      const Aabb box = node.child_bounds(i);
-      if (node.child[i] == WideNode::unused) {
-        if (begin != entry.end) broken(wide_name(entry.index) + " has a misplaced unused lane");
+    if (visit.index >= bvh.wide.size() || reached[visit.index])
+      broken(wide_name(visit.index) + " is out of range or reached twice");
+    if (visit.depth > max_bvh_depth) broken(wide_name(visit.index) + " is too deep");
+    reached[visit.index] = 1;
+    const WideNode& node = bvh.wide[visit.index];
+    if (node.first[0] != visit.begin || node.child[0] == WideNode::unused)
+      broken(wide_name(visit.index) + " does not start at its range");
+    for (int lane = 0; lane < WideNode::width; ++lane) {
+      if (node.child[lane] == WideNode::unused) {
+        if (node.first[lane] != visit.end || !is_empty_lane(node, lane) ||
+            (lane + 1 < WideNode::width && node.child[lane + 1] != WideNode::unused))
+          broken(wide_name(visit.index) + " has a misplaced unused lane");
         continue;
       }
-      const std::string child = wide_name(entry.index) + " child " + std::to_string(i);
-      if (!(begin < end && end <= entry.end)) broken(child + " has a bad slot range");
-      if (!entry.box.contains(box)) broken(child + " bounds are not inside its parent's");
-      if (node.child[i] != WideNode::leaf) {
-        stack.push_back({node.child[i], begin, end, box, entry.depth + 1});
-        continue;
-      }
-      for (std::uint32_t slot = begin; slot < end; ++slot)
-        if (!box.contains(bvh.triangles[slot].bounds()))
-          broken("triangle in slot " + std::to_string(slot) + " is outside " + child + " bounds");
+      check_child(bvh, node, visit, lane, covered);
+      if (node.child[lane] != WideNode::leaf)
+        stack.push_back({node.child[lane], node.first[lane], node.child_end(lane, visit.end),
+                         node.child_bounds(lane), visit.depth + 1});
     }
   }
   for (std::size_t index = 0; index < reached.size(); ++index)
     if (!reached[index]) broken(wide_name(index) + " is unreachable");
+  for (std::size_t slot = 0; slot < covered.size(); ++slot)
+    if (!covered[slot]) broken(slot_name(slot) + " is in no leaf");
+}
+
+void check_ids(const Bvh& bvh) {
+  std::vector<std::uint8_t> seen(bvh.size(), 0);
+  for (const TriangleId id : bvh.ids) {
+    if (id >= bvh.size() || seen[id])
+      broken("id " + std::to_string(id) + " is out of range or repeated");
+    seen[id] = 1;
+  }
+}
+
+void check_against(const Bvh& bvh, const TriangleSoup& soup) {
+  if (soup.size() != bvh.size()) broken("built over a soup of a different size");
+  for (std::size_t slot = 0; slot < bvh.size(); ++slot)
+    if (!(bvh.triangles[slot] == soup.triangle(bvh.ids[slot])))
+      broken(slot_name(slot) + " does not hold input triangle " + std::to_string(bvh.ids[slot]));
 }
 
 }  // namespace
 
 BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersection_cost) {
   BvhStatistics stats;
-  stats.bytes = bvh.nodes.capacity() * sizeof(BvhNode) +
+  stats.bytes = bvh.wide.capacity() * sizeof(WideNode) +
                 bvh.triangles.capacity() * sizeof(Triangle) +
-                bvh.ids.capacity() * sizeof(TriangleId) + bvh.wide.capacity() * sizeof(WideNode);
+                bvh.ids.capacity() * sizeof(TriangleId);
   if (bvh.empty()) return stats;
-  const double root_area = half_area(bvh.nodes[0].bounds);
-  std::vector<std::pair<std::size_t, int>> stack{{0, 0}};
+  stats.bytes_per_triangle = double(stats.bytes) / double(bvh.size());
+  const double root_area = bvh.bounds().half_area();
+  const auto relative_area = [root_area](const Aabb& box) {
+    return root_area > 0 ? double(box.half_area()) / root_area : 1.0;
+  };
+  std::vector<Visit> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), bvh.bounds(), 0}};
   while (!stack.empty()) {
-    const auto [index, depth] = stack.back();
+    const Visit visit = stack.back();
     stack.pop_back();
-    const BvhNode& node = bvh.nodes[index];
-    const double relative_area = root_area > 0 ? double(half_area(node.bounds)) / root_area : 1.0;
     ++stats.node_count;
-    stats.depth = std::max(stats.depth, depth);
-    if (node.is_leaf()) {
+    stats.sah_cost += double(traversal_cost) * relative_area(visit.box);
+    const WideNode& node = bvh.wide[visit.index];
+    for (int lane = 0; lane < WideNode::width && node.child[lane] != WideNode::unused; ++lane) {
+      const Visit child{node.child[lane], node.first[lane], node.child_end(lane, visit.end),
+                        node.child_bounds(lane), visit.depth + 1};
+      if (node.child[lane] != WideNode::leaf) {
+        stack.push_back(child);
+        continue;
+      }
+      ++stats.node_count;
       ++stats.leaf_count;
-      stats.sah_cost += double(intersection_cost) * node.count * relative_area;
-    } else {
-      stats.sah_cost += double(traversal_cost) * relative_area;
-      stack.emplace_back(index + 1, depth + 1);
-      stack.emplace_back(node.first, depth + 1);
+      stats.depth = std::max(stats.depth, child.depth);
+      stats.sah_cost +=
+          double(intersection_cost) * double(child.end - child.begin) * relative_area(child.box);
     }
   }
   return stats;
 }
 
 void validate(const Bvh& bvh, const TriangleSoup* soup) {
-  const std::size_t n = bvh.ids.size();
-  if (bvh.triangles.size() != n) broken("triangles and ids differ in length");
-  if (bvh.nodes.empty()) {
-    if (n != 0) broken("no nodes but " + std::to_string(n) + " triangles");
-  } else {
-    std::vector<std::uint8_t> covered(n, 0);
-    check_structure(bvh, covered);
-    check_wide(bvh);
-    for (std::size_t slot = 0; slot < n; ++slot)
-      if (!covered[slot]) broken("slot " + std::to_string(slot) + " is in no leaf");
-  }
-  std::vector<std::uint8_t> seen(n, 0);
-  for (std::size_t slot = 0; slot < n; ++slot) {
-    const TriangleId id = bvh.ids[slot];
-    if (id >= n || seen[id]) broken("id " + std::to_string(id) + " is out of range or repeated");
-    seen[id] = 1;
-  }
-  if (soup == nullptr) return;
-  if (soup->size() != n) broken("built over a soup of a different size");
-  for (std::size_t slot = 0; slot < n; ++slot)
-    if (!(bvh.triangles[slot] == soup->triangle(bvh.ids[slot])))
-      broken("slot " + std::to_string(slot) + " does not hold input triangle " +
-             std::to_string(bvh.ids[slot]));
+  if (bvh.triangles.size() != bvh.ids.size()) broken("triangles and ids differ in length");
+  if (bvh.wide.empty() != (bvh.size() == 0))
+    broken(std::to_string(bvh.wide.size()) + " wide nodes over " + std::to_string(bvh.size()) +
+           " triangles");
+  if (!bvh.empty()) check_wide(bvh);
+  check_ids(bvh);
+  if (soup != nullptr) check_against(bvh, *soup);
 }
 
 }  // namespace trisect

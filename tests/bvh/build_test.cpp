@@ -18,9 +18,7 @@ namespace trisect::test {
 namespace {
 
 bool same_nodes(const Bvh& a, const Bvh& b) {
-  return a.nodes.size() == b.nodes.size() && a.ids == b.ids &&
-         std::memcmp(a.nodes.data(), b.nodes.data(), a.nodes.size() * sizeof(BvhNode)) == 0 &&
-         a.wide.size() == b.wide.size() &&
+  return a.root_bounds == b.root_bounds && a.ids == b.ids && a.wide.size() == b.wide.size() &&
          std::memcmp(a.wide.data(), b.wide.data(), a.wide.size() * sizeof(WideNode)) == 0;
 }
 TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") {
@@ -34,7 +32,7 @@ TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") 
       REQUIRE(same_nodes(one, many));
     }
     const BvhStatistics stats = statistics(one);
-    CHECK(stats.leaf_count * 2 - 1 == stats.node_count);
+    CHECK(stats.node_count == one.wide.size() + stats.leaf_count);
     CHECK(stats.depth <= max_bvh_depth);
   }
 }
@@ -53,8 +51,11 @@ TEST_CASE("validate names a corrupted node", "[bvh]") {
   bad.wide.pop_back();
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
   bad = good;
-  bad.nodes[1].bounds.max.x = bad.nodes[0].bounds.max.x + 1.0f;
-  CHECK_THROWS_WITH(validate(bad), Catch::Contains("node 1"));
+  bad.root_bounds.max.x = bad.root_bounds.min.x;  // the root's box no longer holds its children
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node 0 child"));
+  bad = good;
+  bad.wide[0].child[1] = WideNode::unused;  // an unused lane before used ones
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("unused lane"));
   bad = good;
   std::swap(bad.triangles[0], bad.triangles[bad.size() - 1]);
   CHECK_THROWS_WITH(validate(bad, &soup), Catch::Contains("slot"));
@@ -103,6 +104,7 @@ TEST_CASE("invalid soups, options and queries are rejected with the place named"
 // 4 x 1 = 4, each leaf's 1 x 1 = 1.
 const std::vector<Vec3> two_apart{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {3, 0, 0}, {4, 0, 0}, {3, 1, 0}};
 
+// The tree: one wide node holding the two leaves.
 TEST_CASE("statistics of a hand-built tree, with unit costs and others", "[bvh]") {
   const Bvh bvh = build(TriangleSoup{two_apart}, {.max_leaf_size = 1});
   const BvhStatistics stats = statistics(bvh);
@@ -110,13 +112,11 @@ TEST_CASE("statistics of a hand-built tree, with unit costs and others", "[bvh]"
   CHECK(stats.leaf_count == 2);
   CHECK(stats.depth == 1);
   CHECK(stats.sah_cost == 1.0 + 2 * (1.0 / 4));  // the root, then each leaf: 1 x 1/4
-  // Traversal cost 2 weighs the inner node, intersection cost 3 the leaves' triangles.
+  // Traversal cost 2 weighs the wide node, intersection cost 3 the leaves' triangles.
   CHECK(statistics(bvh, 2.0f, 3.0f).sah_cost == 2.0 + 2 * 3.0 / 4);
-  CHECK(stats.bytes ==
-        bvh.nodes.capacity() * sizeof(BvhNode) + bvh.wide.capacity() * sizeof(WideNode) +
-            bvh.triangles.capacity() * sizeof(Triangle) + bvh.ids.capacity() * sizeof(TriangleId));
-  CHECK(stats.bytes >=
-        3 * sizeof(BvhNode) + sizeof(WideNode) + 2 * sizeof(Triangle) + 2 * sizeof(TriangleId));
+  // One wide node (256 bytes), two triangles (36 each) and two ids (4 each).
+  CHECK(stats.bytes == 256 + 2 * 36 + 2 * 4);
+  CHECK(stats.bytes_per_triangle == 168.0);
 }
 
 TEST_CASE("the builder weighs a leaf by the intersection cost of its triangles", "[bvh]") {

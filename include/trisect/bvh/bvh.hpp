@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// The bounding volume hierarchy: nodes in depth-first order plus the triangles in leaf order.
+/// The bounding volume hierarchy: 8-wide nodes plus the triangles in leaf order, and what can be
+/// asked of one built (statistics, validation).
 
 #include "trisect/bvh/wide_node.hpp"
 #include "trisect/math/aabb.hpp"
@@ -11,62 +12,64 @@
 
 namespace trisect {
 
-/// One BVH node, 32 bytes. Nodes are stored depth-first: an inner node's left child is the
-/// next node, its right child is at `first`. A leaf holds `count` >= 1 triangles at slots
-/// [first, first + count) of `Bvh::triangles` / `Bvh::ids`. The subtree of any node is a
-/// contiguous run of nodes, and its leaves cover a contiguous run of slots.
-struct BvhNode {
-  Aabb bounds;              ///< Closed box containing every triangle below this node.
-  std::uint32_t first = 0;  ///< Leaf: first triangle slot. Inner: index of the right child.
-  std::uint32_t count = 0;  ///< Leaf: number of triangles (>= 1). Inner: 0.
-
-  /// True for a leaf.
-  [[nodiscard]] bool is_leaf() const noexcept { return count != 0; }
-};
-
-/// A built hierarchy over a triangle soup. It owns copies of the triangles, reordered for
-/// locality, so the soup it was built from may go away. Built by `build` (see build.hpp);
-/// holds no build logic. Empty when built over no triangles (then every query answers nothing).
+/// A built hierarchy over a triangle soup: one layout, the 8-wide nodes the queries traverse,
+/// plus copies of the triangles in leaf order (so the soup it was built from may go away) and
+/// their input ids. Built by `build` (see build.hpp); holds no build logic. Empty when built
+/// over no triangles (then every query answers nothing).
+///
+/// Slots: the triangles are stored in slot order, and every wide node covers a contiguous run
+/// of slots; the root `wide[0]` covers all of them, [0, size()).
 struct Bvh {
-  std::vector<BvhNode> nodes;       ///< Depth-first; nodes[0] is the root when not empty.
-  std::vector<Triangle> triangles;  ///< Triangles in leaf-slot order.
-  std::vector<TriangleId> ids;      ///< Input id of the triangle in each slot.
-  /// The same tree collapsed to 8-wide nodes, which the queries traverse; wide[0] is the root
-  /// (its range is every slot). Same slots and leaves as `nodes`.
-  std::vector<WideNode> wide;
+  std::vector<WideNode> wide;        ///< Depth-first; wide[0] is the root when not empty.
+  std::vector<Triangle> triangles;   ///< Triangles in slot order.
+  std::vector<TriangleId> ids;       ///< Input id of the triangle in each slot.
+  Aabb root_bounds = Aabb::empty();  ///< Box of all triangles: the root's own box.
 
   /// True when the BVH holds no triangle.
-  [[nodiscard]] bool empty() const noexcept { return nodes.empty(); }
+  [[nodiscard]] bool empty() const noexcept { return wide.empty(); }
   /// Number of triangles.
   [[nodiscard]] std::size_t size() const noexcept { return ids.size(); }
   /// Bounds of all triangles (the empty box when empty).
-  [[nodiscard]] Aabb bounds() const noexcept { return empty() ? Aabb::empty() : nodes[0].bounds; }
+  [[nodiscard]] Aabb bounds() const noexcept { return root_bounds; }
 };
 
-/// Deepest node depth any built BVH has (root at depth 0); traversal stacks are sized from it.
+/// Deepest wide node depth any built BVH has (root at depth 0); traversal stacks are sized from
+/// it. The builder keeps its binary tree below this depth, and collapsing never deepens a tree.
 inline constexpr int max_bvh_depth = 96;
 
-/// Facts about a built BVH.
+/// Facts about a built BVH, measured on its wide nodes.
 struct BvhStatistics {
-  std::size_t node_count = 0;  ///< Inner nodes plus leaves.
-  std::size_t leaf_count = 0;  ///< Leaves.
-  int depth = 0;               ///< Longest root-to-leaf path in edges (0 for a single leaf).
-  double sah_cost = 0;         ///< Surface area heuristic cost with the given unit costs.
-  std::size_t bytes = 0;       ///< Memory held by the BVH's arrays.
+  std::size_t node_count = 0;  ///< Wide nodes plus leaves.
+  std::size_t leaf_count = 0;  ///< Leaves: wide node children marked `WideNode::leaf`.
+  /// Longest path from the root wide node to a leaf, in edges: 1 when the root holds only
+  /// leaves; 0 when empty.
+  int depth = 0;
+  double sah_cost = 0;            ///< Surface area heuristic cost with the given unit costs.
+  std::size_t bytes = 0;          ///< Memory held by the BVH's arrays (their capacities).
+  double bytes_per_triangle = 0;  ///< `bytes` / `Bvh::size()`; 0 when empty.
 };
 
-/// Statistics of `bvh`. The SAH cost is sum over inner nodes of traversal_cost * area / root
-/// area plus sum over leaves of intersection_cost * count * area / root area (MacDonald &
-/// Booth, "Heuristics for ray tracing using space subdivision", 1990).
+/// Statistics of `bvh`. With A(box) = `Aabb::half_area()` (float) and R = A(`bvh.bounds()`),
+/// the SAH cost is, in double, the sum over wide nodes of traversal_cost * A(node) / R plus the
+/// sum over leaves of intersection_cost * (triangles in the leaf) * A(leaf) / R, where a wide
+/// node's box is the child box its parent holds for it (the root's is `bvh.bounds()`, so the
+/// root adds traversal_cost) and a leaf's box is its parent's child box. When R is 0 every
+/// ratio A / R counts as 1. This is the cost of MacDonald & Booth ("Heuristics for ray tracing
+/// using space subdivision", 1990) taken over the wide tree: one traversal step per wide node
+/// entered, not per binary node. `bytes` counts the capacities of `wide`, `triangles` and
+/// `ids`.
 [[nodiscard]] BvhStatistics statistics(const Bvh& bvh, float traversal_cost = 1.0f,
                                        float intersection_cost = 1.0f);
 
-/// Throws `InvalidInput` describing the first broken invariant: a node referring outside the
-/// arrays, a leaf with no triangle, a child box not inside its parent's box, a triangle not
-/// inside its leaf's box, a slot covered by no leaf or by two, an id used twice, or a depth
-/// beyond `max_bvh_depth`; for the wide nodes, a child range or box that disagrees with the
-/// binary tree's leaves. When `soup` is given, also that every slot holds exactly the input
-/// triangle its id names.
+/// Throws `InvalidInput` describing the first broken invariant: triangles and ids of different
+/// lengths, wide nodes without triangles or triangles without wide nodes, an empty or
+/// misplaced root box, a wide node out of range, reached twice, unreachable or deeper than
+/// `max_bvh_depth`, a used child whose slot range is empty, out of order or outside its
+/// parent's, an unused lane that is not at the end of the node's range, a child box not inside
+/// its parent's box (the root's: `bounds()`), a triangle not inside its leaf's box, or an id
+/// out of range or used twice. The children's slot ranges tile their parent's, so every slot
+/// lies in exactly one leaf. When `soup` is given, also that every slot holds exactly the
+/// input triangle its id names.
 void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);
 
 }  // namespace trisect

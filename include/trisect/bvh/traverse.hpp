@@ -173,9 +173,9 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
   detail::Fifo<detail::SlotRange, leaves_in_flight> leaves;
   bool completed = true;
   const auto size = static_cast<std::uint32_t>(bvh.size());
-  if (query.may_touch(bvh.nodes[0].bounds)) {
+  if (query.may_touch(bvh.root_bounds)) {
     ++local.nodes_visited;
-    if (query.contains(bvh.nodes[0].bounds))
+    if (query.contains(bvh.root_bounds))
       completed = detail::report_slots(bvh, query, visit, 0, size, true, local);
     else
       stack[top++] = {0, size};

@@ -3,7 +3,7 @@
 /// The 8-wide node layout the queries traverse: eight child boxes side by side so that a few
 /// SIMD tests decide all eight (Wald, Benthin & Boulos, "Getting Rid of Packets", 2008; Dammertz
 /// et al., "Shallow Bounding Volume Hierarchies for Fast SIMD Ray Tracing of Incoherent Rays",
-/// 2008). Built by collapsing the binary tree, whose slot order it keeps.
+/// 2008). Built by collapsing a builder's binary tree, whose slot order it keeps.
 
 #include "trisect/math/aabb.hpp"
 

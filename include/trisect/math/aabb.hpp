@@ -46,6 +46,14 @@ struct Aabb {
   /// Half the size, (max - min) / 2, rounded to float.
   [[nodiscard]] Vec3 extents() const noexcept { return 0.5f * (max - min); }
 
+  /// Half the surface area, dx·dy + dy·dz + dz·dx with d = max - min, in float and in that
+  /// order (the surface area heuristic's measure: MacDonald & Booth, "Heuristics for ray
+  /// tracing using space subdivision", 1990). Only meaningful for a non-empty box.
+  [[nodiscard]] float half_area() const noexcept {
+    const Vec3 size = max - min;
+    return size.x * size.y + size.y * size.z + size.z * size.x;
+  }
+
   /// Grows this box to contain `point`.
   void extend(const Vec3& point) noexcept {
     min = glm::min(min, point);

@@ -1,10 +1,14 @@
 #pragma once
 /// \file
-/// Four floats processed together: SSE on x86-64, plain arrays elsewhere. Only what the
-/// wide BVH traversals need; every operation rounds exactly like its scalar counterpart, so
-/// answers never depend on the instruction set.
+/// Four floats processed together: SSE on x86-64, plain arrays elsewhere. The one 4-lane
+/// helper of the library: what the wide BVH traversals and the builder's box and bin
+/// arithmetic need. Every operation rounds exactly like its scalar counterpart, so answers
+/// never depend on the instruction set.
+
+#include "trisect/math/vec.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -20,8 +24,19 @@ struct Float4 {
 
   /// Lanes p[0..3]; `p` 16-byte aligned.
   [[nodiscard]] static Float4 load(const float* p) noexcept { return {_mm_load_ps(p)}; }
+  /// Lanes p[0..2] and 0 in the fourth, whatever p[3] holds (such as an id whose bits would be
+  /// a subnormal float and slow every operation on it); `p` 16-byte aligned.
+  [[nodiscard]] static Float4 load_xyz(const float* p) noexcept {
+    return {_mm_and_ps(_mm_load_ps(p), _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)))};
+  }
   /// `s` in every lane.
   [[nodiscard]] static Float4 splat(float s) noexcept { return {_mm_set1_ps(s)}; }
+  /// Lanes x, y, z and 0.
+  [[nodiscard]] static Float4 xyz(float x, float y, float z) noexcept {
+    return {_mm_setr_ps(x, y, z, 0.0f)};
+  }
+  /// Stores the four lanes at p[0..3] (any alignment).
+  void store(float* p) const noexcept { _mm_storeu_ps(p, v); }
 };
 
 inline Float4 operator+(Float4 a, Float4 b) noexcept { return {_mm_add_ps(a.v, b.v)}; }
@@ -39,6 +54,10 @@ inline Float4 abs(Float4 a) noexcept {
 inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
   return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(a.v, b.v)));
 }
+/// Lanes of `a` (each non-negative and below 2^31) truncated toward zero to integers.
+inline void truncate_to_int(Float4 a, std::uint32_t (&out)[4]) noexcept {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_cvttps_epi32(a.v));
+}
 
 #else
 
@@ -48,8 +67,16 @@ struct Float4 {
 
   /// Lanes p[0..3].
   [[nodiscard]] static Float4 load(const float* p) noexcept { return {{p[0], p[1], p[2], p[3]}}; }
+  /// Lanes p[0..2] and 0 in the fourth, whatever p[3] holds.
+  [[nodiscard]] static Float4 load_xyz(const float* p) noexcept {
+    return {{p[0], p[1], p[2], 0.0f}};
+  }
   /// `s` in every lane.
   [[nodiscard]] static Float4 splat(float s) noexcept { return {{s, s, s, s}}; }
+  /// Lanes x, y, z and 0.
+  [[nodiscard]] static Float4 xyz(float x, float y, float z) noexcept { return {{x, y, z, 0.0f}}; }
+  /// Stores the four lanes at p[0..3].
+  void store(float* p) const noexcept { std::memcpy(p, v, sizeof v); }
 };
 
 namespace detail {
@@ -86,7 +113,18 @@ inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
   for (int i = 0; i < 4; ++i) mask |= (a.v[i] <= b.v[i] ? 1u : 0u) << i;
   return mask;
 }
+/// Lanes of `a` (each non-negative and below 2^31) truncated toward zero to integers.
+inline void truncate_to_int(Float4 a, std::uint32_t (&out)[4]) noexcept {
+  for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint32_t>(a.v[i]);
+}
 
 #endif
+
+/// Lanes x, y and z of `a` (the fourth is dropped).
+inline Vec3 to_vec3(Float4 a) noexcept {
+  float lanes[4];
+  a.store(lanes);
+  return {lanes[0], lanes[1], lanes[2]};
+}
 
 }  // namespace trisect

@@ -1,6 +1,10 @@
-#include "wide.hpp"
+// The finishing step: triangle copy in slot order and the greedy collapse to 8-wide nodes.
+#include "finish.hpp"
 
 #include "huge_pages.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include <limits>
 #include <utility>
@@ -8,14 +12,9 @@
 namespace trisect::detail {
 namespace {
 
-float half_area(const Aabb& box) {
-  const Vec3 size = box.max - box.min;
-  return size.x * size.y + size.y * size.z + size.z * size.x;
-}
-
 class Collapser {
  public:
-  explicit Collapser(const std::vector<BvhNode>& nodes) : nodes_(nodes) {}
+  explicit Collapser(const BinaryNode* nodes) : nodes_(nodes) {}
 
   std::vector<WideNode> run() && {
     const Children root = nodes_[0].is_leaf() ? single(0) : children_of(0);
@@ -43,10 +42,10 @@ class Collapser {
       int widest = -1;
       float widest_area = -std::numeric_limits<float>::infinity();
       for (int i = 0; i < children.count; ++i) {
-        const BvhNode& node = nodes_[children.index[i]];
-        if (!node.is_leaf() && half_area(node.bounds) > widest_area) {
+        const BinaryNode& node = nodes_[children.index[i]];
+        if (!node.is_leaf() && node.bounds.half_area() > widest_area) {
           widest = i;
-          widest_area = half_area(node.bounds);
+          widest_area = node.bounds.half_area();
         }
       }
       if (widest < 0) break;
@@ -112,14 +111,34 @@ class Collapser {
     return at;
   }
 
-  const std::vector<BvhNode>& nodes_;
+  const BinaryNode* nodes_;
   std::vector<WideNode> wide_;
 };
 
 }  // namespace
 
-std::vector<WideNode> collapse_to_wide(const std::vector<BvhNode>& nodes) {
-  return Collapser(nodes).run();
+std::vector<WideNode> collapse_to_wide(const BinaryNode* nodes) { return Collapser(nodes).run(); }
+
+std::vector<Triangle> copy_triangles(const TriangleSoup& soup, const std::vector<TriangleId>& ids) {
+  std::vector<Triangle> triangles;
+  // Reserved and advised before the first write, so that the pages are huge from the start.
+  triangles.reserve(ids.size());
+  advise_huge_pages(triangles.data(), triangles.capacity() * sizeof(Triangle));
+  triangles.resize(ids.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ids.size(), 4096), [&](const auto& range) {
+    for (std::size_t slot = range.begin(); slot != range.end(); ++slot)
+      triangles[slot] = soup.triangle(ids[slot]);
+  });
+  return triangles;
+}
+
+Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order, const TriangleSoup& soup) {
+  Bvh bvh;
+  bvh.triangles = copy_triangles(soup, leaf_order);
+  bvh.ids = std::move(leaf_order);
+  bvh.wide = collapse_to_wide(nodes);
+  bvh.root_bounds = nodes[0].bounds;
+  return bvh;
 }
 
 }  // namespace trisect::detail

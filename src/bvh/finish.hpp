@@ -1,0 +1,47 @@
+#pragma once
+// The finishing step every builder shares: from a builder's binary tree and leaf order to the
+// one layout a `Bvh` holds (triangles copied in slot order, 8-wide nodes). Internal.
+
+#include "trisect/bvh/bvh.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace trisect::detail {
+
+/// A node of a builder's binary tree. The nodes live in one array with the root at index 0:
+/// an inner node's left child is the next entry and its right child is at `first`; a leaf
+/// covers positions [first, first + count) of the leaf order. The array may hold unreachable
+/// entries (holes), as the parallel SAH builder leaves them. No default initialisation, so
+/// that a builder can allocate a large array of them without zeroing it.
+struct BinaryNode {
+  Aabb bounds;          ///< Closed box containing every triangle below this node.
+  std::uint32_t first;  ///< Leaf: first position in the leaf order. Inner: the right child.
+  std::uint32_t count;  ///< Leaf: number of triangles (>= 1). Inner: 0.
+
+  /// True for a leaf.
+  [[nodiscard]] bool is_leaf() const noexcept { return count != 0; }
+};
+
+/// The 8-wide form of the binary tree rooted at `nodes[0]`: each wide node takes a binary
+/// node's two children and keeps opening its largest inner child (by `Aabb::half_area`)
+/// until it has eight children or only leaves, the greedy collapse of Wald et al. ("Embree: A
+/// Kernel Framework for Efficient CPU Ray Tracing", 2014). Children stay in leaf order; wide
+/// nodes are stored depth-first, in one allocation of their exact count. A binary root that
+/// is a leaf gives one wide node with that leaf as its only child. Deterministic.
+[[nodiscard]] std::vector<WideNode> collapse_to_wide(const BinaryNode* nodes);
+
+/// The triangles of `soup` in slot order: `soup.triangle(ids[slot])` for every slot, copied in
+/// parallel (on the calling task arena). `ids` must be valid ids of `soup`.
+[[nodiscard]] std::vector<Triangle> copy_triangles(const TriangleSoup& soup,
+                                                   const std::vector<TriangleId>& ids);
+
+/// The `Bvh` over `soup` whose tree is the binary tree rooted at `nodes[0]` and whose slots
+/// are the leaf order: `leaf_order[position]` is the input id at that position, and the leaves,
+/// left to right, cover positions [0, leaf_order.size()) in order, so positions become slots.
+/// Copies the triangles (`copy_triangles`), collapses the tree (`collapse_to_wide`) and takes
+/// the root's box as `Bvh::bounds()`. `leaf_order` must not be empty.
+[[nodiscard]] Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order,
+                         const TriangleSoup& soup);
+
+}  // namespace trisect::detail
