@@ -7,6 +7,20 @@
 
 namespace trisect {
 
+/// The corner of `box` lowest along `normal` (the "n-vertex"): per axis, min where the
+/// normal's component is >= 0 and max where it is negative (exact: only signs are used).
+[[nodiscard]] inline Vec3 lowest_corner(const Aabb& box, const Vec3& normal) noexcept {
+  return {normal.x >= 0 ? box.min.x : box.max.x, normal.y >= 0 ? box.min.y : box.max.y,
+          normal.z >= 0 ? box.min.z : box.max.z};
+}
+
+/// The corner of `box` highest along `normal` (the "p-vertex"), the opposite of
+/// `lowest_corner`.
+[[nodiscard]] inline Vec3 highest_corner(const Aabb& box, const Vec3& normal) noexcept {
+  return {normal.x >= 0 ? box.max.x : box.min.x, normal.y >= 0 ? box.max.y : box.min.y,
+          normal.z >= 0 ? box.max.z : box.min.z};
+}
+
 /// True when the closed box touches the plane: some point of the box satisfies n·x = d exactly
 /// (a box face or corner on the plane counts). The box must not be empty.
 ///
@@ -15,12 +29,16 @@ namespace trisect {
 /// iff the lowest corner is not above it and the highest is not below it. The corner choice
 /// uses only the exact signs of the normal's components, and each side test is exact.
 [[nodiscard]] inline bool intersects(const Aabb& box, const Plane& plane) {
-  const Vec3& n = plane.normal;
-  const Vec3 lowest(n.x >= 0 ? box.min.x : box.max.x, n.y >= 0 ? box.min.y : box.max.y,
-                    n.z >= 0 ? box.min.z : box.max.z);
-  const Vec3 highest(n.x >= 0 ? box.max.x : box.min.x, n.y >= 0 ? box.max.y : box.min.y,
-                     n.z >= 0 ? box.max.z : box.min.z);
-  return classify(plane, lowest) != Side::above && classify(plane, highest) != Side::below;
+  return classify(plane, lowest_corner(box, plane.normal)) != Side::above &&
+         classify(plane, highest_corner(box, plane.normal)) != Side::below;
+}
+
+/// `intersects(box, plane)` with each corner's side from `classify(plane, corner,
+/// error_bound)`: the same exact answer, usually from two double evaluations. `error_bound`
+/// must bound the error of `plane_value` at both corners (see `classify`).
+[[nodiscard]] inline bool intersects(const Aabb& box, const Plane& plane, double error_bound) {
+  return classify(plane, lowest_corner(box, plane.normal), error_bound) != Side::above &&
+         classify(plane, highest_corner(box, plane.normal), error_bound) != Side::below;
 }
 
 /// Same question as `intersects(box, plane)`, in the centre/extents form of Akenine-Möller et

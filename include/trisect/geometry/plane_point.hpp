@@ -2,8 +2,12 @@
 /// \file
 /// Exact side of a point with respect to a plane.
 
+#include "trisect/math/aabb.hpp"
 #include "trisect/math/exact.hpp"
 #include "trisect/math/plane.hpp"
+
+#include <algorithm>
+#include <cmath>
 
 namespace trisect {
 
@@ -28,6 +32,40 @@ namespace trisect {
 /// when the point is on the plane); see `exact::value_of`.
 [[nodiscard]] inline double plane_offset(const Plane& plane, const Vec3& point) {
   return exact::value_of(plane_offset_expression(plane, point));
+}
+
+/// dot(normal, (x, y, z)) - d in double. Each product of two floats is exact in double; the
+/// three additions round, so the error is at most gamma_3 = 3u / (1 - 3u) < 4u (u = 2^-53)
+/// times the sum of the absolute terms (Higham, "Accuracy and Stability of Numerical
+/// Algorithms", §3.1), which `plane_value_magnitude` bounds over a region.
+[[nodiscard]] inline double plane_value(const Plane& plane, float x, float y, float z) noexcept {
+  const Vec3& n = plane.normal;
+  return double(n.x) * double(x) + double(n.y) * double(y) + double(n.z) * double(z) -
+         double(plane.d);
+}
+
+/// sum over axes of |normal_i| max(|min_i|, |max_i|), plus |d|, computed in double: the sum
+/// of the absolute terms of `plane_value` for any point of the non-empty `region`, up to the
+/// rounding of this sum (a relative 2^-50 at most, which a caller's bound absorbs).
+[[nodiscard]] inline double plane_value_magnitude(const Plane& plane, const Aabb& region) {
+  double magnitude = std::fabs(double(plane.d));
+  for (int axis = 0; axis < 3; ++axis) {
+    const double extent =
+        std::max(std::fabs(double(region.min[axis])), std::fabs(double(region.max[axis])));
+    magnitude += std::fabs(double(plane.normal[axis])) * extent;
+  }
+  return magnitude;
+}
+
+/// The exact side of `point`, as `classify(plane, point)`, decided by `plane_value` when that
+/// is farther from 0 than `error_bound`, and exactly otherwise. `error_bound` must bound the
+/// error of `plane_value` at `point` (such as 4u times `plane_value_magnitude` over a region
+/// holding it); then the answer is exact, and usually costs one double evaluation.
+[[nodiscard]] inline Side classify(const Plane& plane, const Vec3& point, double error_bound) {
+  const double computed = plane_value(plane, point.x, point.y, point.z);
+  if (computed > error_bound) return Side::above;
+  if (computed < -error_bound) return Side::below;
+  return classify(plane, point);
 }
 
 }  // namespace trisect
