@@ -121,12 +121,12 @@ TEST_CASE("statistics of a hand-built tree, with unit costs and others", "[bvh]"
 
 TEST_CASE("the builder weighs a leaf by the intersection cost of its triangles", "[bvh]") {
   // A split costs traversal + intersection x (1 + 1) / 4; a leaf of both, intersection x 2.
-  const auto nodes = [](BuildOptions options) {
-    return statistics(build(TriangleSoup{two_apart}, options)).node_count;
+  const auto leaves = [](BuildOptions options) {
+    return statistics(build(TriangleSoup{two_apart}, options)).leaf_count;
   };
-  CHECK(nodes({.traversal_cost = 1.0f, .intersection_cost = 0.6f}) == 1);  // 1.2 < 1.3
-  CHECK(nodes({.traversal_cost = 1.0f, .intersection_cost = 1.0f}) == 3);  // 2 > 1.5
-  CHECK(nodes({}) == 1);  // the defaults, traversal 2 and intersection 1: 2 < 2.5
+  CHECK(leaves({.traversal_cost = 1.0f, .intersection_cost = 0.6f}) == 1);  // 1.2 < 1.3
+  CHECK(leaves({.traversal_cost = 1.0f, .intersection_cost = 1.0f}) == 2);  // 2 > 1.5
+  CHECK(leaves({}) == 1);  // the defaults, traversal 2 and intersection 1: 2 < 2.5
 }
 
 }  // namespace
