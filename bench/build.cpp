@@ -9,14 +9,21 @@
 //                                    "threads=N" (the only Embree device alive while it runs:
 //                                    Embree's TBB thread cap is process-wide).
 // Counters:
-//   sah_cost    trisect: trisect::statistics(bvh).sah_cost of the tree built (traversal and
-//               intersection cost 1; the tree is the same at any thread count).
-//               embree: the same formula over the binary tree that Embree's builder makes
-//               through rtcBuildBVH at the same quality (MEDIUM: binned SAH; LOW: Morton) with
-//               trisect's parameters (see peers/embree_scene.hpp). rtcCommitScene's own BVH is
-//               4- or 8-wide with multi-triangle leaves and has no comparable binary cost.
+//   sah_cost    trisect: trisect::statistics(bvh).sah_cost of the tree built, over its 8-wide
+//               nodes (traversal and intersection cost 1; the tree is the same at any thread
+//               count). embree: the same formula over the 8-wide tree that Embree's builder
+//               makes through rtcBuildBVH at the same quality (MEDIUM: binned SAH; LOW: Morton)
+//               with trisect's parameters (see peers/embree_scene.hpp). rtcCommitScene's own
+//               BVH has multi-triangle leaves of its own layout and no comparable cost. (Before
+//               trisect kept one layout, both were measured over binary trees: figures in
+//               older results are not comparable with these.)
 //   leaves      leaf count of the tree whose sah_cost is shown.
 //   triangles   triangles in the scene.
+//   bytes_per_triangle
+//               trisect: trisect::statistics(bvh).bytes_per_triangle (wide nodes, the triangle
+//               copy and ids). embree: what the committed scene keeps, counted by the device's
+//               memory monitor (rtcSetDeviceMemoryMonitorFunction: allocations minus releases
+//               during the build; the shared vertex and index buffers are the caller's).
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
 
@@ -32,11 +39,12 @@
 namespace {
 
 void set_common_counters(benchmark::State& state, std::size_t triangles, double sah_cost,
-                         std::size_t leaves) {
+                         std::size_t leaves, double bytes_per_triangle) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(triangles));
   state.counters["triangles"] = static_cast<double>(triangles);
   state.counters["sah_cost"] = sah_cost;
   state.counters["leaves"] = static_cast<double>(leaves);
+  state.counters["bytes_per_triangle"] = bytes_per_triangle;
 }
 
 void trisect_build(benchmark::State& state, const std::string& scene_name, unsigned threads) {
@@ -50,7 +58,8 @@ void trisect_build(benchmark::State& state, const std::string& scene_name, unsig
     benchmark::ClobberMemory();
   }
   const trisect::BvhStatistics statistics = trisect::statistics(bvh);
-  set_common_counters(state, scene.size(), statistics.sah_cost, statistics.leaf_count);
+  set_common_counters(state, scene.size(), statistics.sah_cost, statistics.leaf_count,
+                      statistics.bytes_per_triangle);
 }
 
 const bench::embree::BuilderCost& builder_cost(const std::string& scene_name,
@@ -74,6 +83,7 @@ void embree_build(benchmark::State& state, const std::string& scene_name, RTCBui
   const bench::embree::MeshBuffers& mesh = buffers(scene_name);
   // Before the timed device exists: builder_sah_cost makes and releases its own device.
   const bench::embree::BuilderCost cost = builder_cost(scene_name, quality);
+  std::int64_t kept_bytes = 0;
   {
     const bench::embree::Device device(threads);
     for (auto _ : state) {
@@ -82,8 +92,10 @@ void embree_build(benchmark::State& state, const std::string& scene_name, RTCBui
       benchmark::DoNotOptimize(built.get());
       benchmark::ClobberMemory();
     }
+    kept_bytes = bench::embree::triangle_scene_bytes(device.get(), mesh, quality);
   }
-  set_common_counters(state, scene.size(), cost.sah_cost, cost.leaf_count);
+  set_common_counters(state, scene.size(), cost.sah_cost, cost.leaf_count,
+                      static_cast<double>(kept_bytes) / static_cast<double>(scene.size()));
 }
 
 void register_all() {

@@ -1,7 +1,8 @@
 #pragma once
 // Embree 3 as a benchmark peer: devices with a given thread count, triangle scenes and
-// user-geometry scenes (per-primitive boxes, for rtcCollide) over bench::Scene, and the SAH cost
-// of the binary BVH that Embree's own builder (rtcBuildBVH) makes over the triangles' boxes.
+// user-geometry scenes (per-primitive boxes, for rtcCollide) over bench::Scene, the bytes a
+// triangle scene keeps, and the SAH cost of the 8-wide BVH that Embree's own builder
+// (rtcBuildBVH) makes over the triangles' boxes.
 //
 // Threads: with Embree's TBB tasking, "threads=N" caps the process-wide TBB concurrency at the
 // largest N of all live devices (a tbb::global_control), which also caps trisect's TBB work.
@@ -11,6 +12,8 @@
 
 #include <embree3/rtcore.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -104,6 +107,29 @@ inline SceneHandle triangle_scene(RTCDevice device, const MeshBuffers& mesh,
   return SceneHandle(scene);
 }
 
+namespace detail {
+// Bytes the device holds: Embree reports every allocation (positive) and release (negative)
+// to the memory monitor, including those of its tasking threads.
+inline std::atomic<std::int64_t> device_bytes{0};
+inline bool count_bytes(void*, ssize_t bytes, bool) {
+  device_bytes += static_cast<std::int64_t>(bytes);
+  return true;
+}
+}  // namespace detail
+
+/// Bytes that a triangle scene over `mesh` built on `device` at `quality` keeps after its
+/// commit (what Embree allocated minus what it released during the build: its BVH and leaf
+/// data, not the shared vertex and index buffers), measured with the device's memory monitor.
+inline std::int64_t triangle_scene_bytes(RTCDevice device, const MeshBuffers& mesh,
+                                         RTCBuildQuality quality) {
+  rtcSetDeviceMemoryMonitorFunction(device, detail::count_bytes, nullptr);
+  detail::device_bytes = 0;
+  const SceneHandle scene = triangle_scene(device, mesh, quality);
+  const std::int64_t kept = detail::device_bytes;
+  rtcSetDeviceMemoryMonitorFunction(device, nullptr, nullptr);
+  return kept;
+}
+
 inline RTCBounds to_bounds(const trisect::Aabb& box) {
   RTCBounds bounds{};
   bounds.lower_x = box.min.x;
@@ -151,25 +177,30 @@ inline std::vector<RTCBounds> triangle_boxes(const Scene& scene) {
 //
 // rtcBuildBVH runs the builder Embree uses for its own BVHs (RTC_BUILD_QUALITY_MEDIUM: binned
 // SAH; LOW: Morton) over one RTCBuildPrimitive per triangle (its bounding box), with the same
-// parameters as trisect's defaults: branching factor 2, leaves of 1..8 primitives, traversal
-// and intersection cost 1. The callbacks record a binary tree, whose cost is computed exactly as
-// trisect::statistics does it: with A the half surface area of a node's box (float, as
-// trisect computes it), cost = sum over inner nodes of 1 * A(node) / A(root) + sum over leaves
-// of count * A(leaf) / A(root). A node's box is the one Embree hands to setNodeBounds for it
-// (the root's is the union of all triangle boxes).
+// parameters as trisect's defaults: branching factor 8 (trisect's wide nodes), leaves of 1..8
+// primitives, traversal and intersection cost 1. The callbacks record the tree, whose cost is
+// computed exactly as trisect::statistics does it over trisect's wide nodes: with A the
+// trisect::Aabb::half_area of a node's box, cost = sum over inner nodes of 1 * A(node) /
+// A(root) + sum over leaves of count * A(leaf) / A(root). A node's box is the one Embree hands
+// to setNodeBounds for it (the root's is the union of all triangle boxes).
 
 namespace detail {
+constexpr unsigned max_children = 8;
+
 struct BuildNode {
   bool leaf = false;
-  std::uint32_t count = 0;
-  BuildNode* children[2] = {nullptr, nullptr};
-  RTCBounds bounds[2] = {};
+  std::uint32_t count = 0;  // leaf: primitives; inner: children
+  BuildNode* children[max_children] = {};
+  RTCBounds bounds[max_children] = {};
 };
 
 inline void* create_node(RTCThreadLocalAllocator allocator, unsigned child_count, void*) {
-  if (child_count != 2) on_error(nullptr, RTC_ERROR_UNKNOWN, "expected a binary node");
+  if (child_count < 1 || child_count > max_children)
+    on_error(nullptr, RTC_ERROR_UNKNOWN, "expected 1 to 8 children");
   void* memory = rtcThreadLocalAlloc(allocator, sizeof(BuildNode), 16);
-  return new (memory) BuildNode();
+  auto* node = new (memory) BuildNode();
+  node->count = child_count;
+  return node;
 }
 inline void set_children(void* node, void** children, unsigned child_count, void*) {
   for (unsigned i = 0; i < child_count; ++i)
@@ -188,8 +219,8 @@ inline void* create_leaf(RTCThreadLocalAllocator allocator, const RTCBuildPrimit
 }
 
 inline float half_area(const RTCBounds& b) {
-  const float x = b.upper_x - b.lower_x, y = b.upper_y - b.lower_y, z = b.upper_z - b.lower_z;
-  return x * y + y * z + z * x;
+  return trisect::Aabb{{b.lower_x, b.lower_y, b.lower_z}, {b.upper_x, b.upper_y, b.upper_z}}
+      .half_area();
 }
 
 inline void add_cost(const BuildNode* node, const RTCBounds& bounds, double root_area, double& cost,
@@ -201,7 +232,8 @@ inline void add_cost(const BuildNode* node, const RTCBounds& bounds, double root
     return;
   }
   cost += relative;
-  for (int i = 0; i < 2; ++i) add_cost(node->children[i], node->bounds[i], root_area, cost, leaves);
+  for (unsigned i = 0; i < node->count; ++i)
+    add_cost(node->children[i], node->bounds[i], root_area, cost, leaves);
 }
 }  // namespace detail
 
@@ -210,7 +242,7 @@ struct BuilderCost {
   std::size_t leaf_count = 0;
 };
 
-/// SAH cost of the binary tree Embree's builder makes over `scene` at `quality` (see above).
+/// SAH cost of the 8-wide tree Embree's builder makes over `scene` at `quality` (see above).
 inline BuilderCost builder_sah_cost(const Scene& scene, RTCBuildQuality quality) {
   const Device device(0);
   std::vector<RTCBuildPrimitive> primitives(scene.size());
@@ -231,7 +263,7 @@ inline BuilderCost builder_sah_cost(const Scene& scene, RTCBuildQuality quality)
   RTCBVH bvh = rtcNewBVH(device.get());
   RTCBuildArguments arguments = rtcDefaultBuildArguments();
   arguments.buildQuality = quality;
-  arguments.maxBranchingFactor = 2;
+  arguments.maxBranchingFactor = detail::max_children;
   arguments.maxDepth = 64;
   arguments.sahBlockSize = 1;
   arguments.minLeafSize = 1;
