@@ -58,4 +58,19 @@ using QVec3 = std::array<mpq_class, 3>;
 /// The closed triangle and the closed ball share a point: squared distance <= radius².
 [[nodiscard]] bool touches(const Triangle& triangle, const Sphere& sphere);
 
+/// The triangle `polygon` (as the cyclic polygon a, b, c; a segment or point when degenerate)
+/// clipped by Sutherland–Hodgman against the closed half-spaces whose intersection is the
+/// closed triangle `by` (two for its plane and three through its edges; for a zero-area
+/// `by`, the half-spaces of the segment or point it spans), in exact arithmetic. Its vertices
+/// span the intersection of the two closed sets: empty exactly when they are disjoint.
+[[nodiscard]] std::vector<QVec3> clip(const Triangle& polygon, const Triangle& by);
+
+/// The two closed triangles share a point (the clipped polygon is not empty).
+[[nodiscard]] bool touches(const Triangle& first, const Triangle& second);
+
+/// The self-overlap rule of `trisect overlap --self`, answered from the clipped polygon: true
+/// for the same vertex multiset; otherwise true when a vertex of the intersection lies outside
+/// the span of the common vertex positions (nothing, a point or a segment).
+[[nodiscard]] bool touches_beyond_shared(const Triangle& first, const Triangle& second);
+
 }  // namespace trisect::oracle

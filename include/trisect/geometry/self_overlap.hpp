@@ -1,0 +1,101 @@
+#pragma once
+/// \file
+/// The self-overlap rule: do two triangles of one mesh meet anywhere but at what they share?
+
+#include "trisect/geometry/triangle_triangle.hpp"
+
+namespace trisect {
+namespace detail {
+
+/// True when `s` and `t` have the same three vertex positions, in any order, counted with
+/// multiplicity.
+[[nodiscard]] inline bool same_vertex_multiset(const Triangle& s, const Triangle& t) noexcept {
+  const Vec3 v[3] = {t.a, t.b, t.c};
+  constexpr int orders[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  for (const auto& order : orders)
+    if (s.a == v[order[0]] && s.b == v[order[1]] && s.c == v[order[2]]) return true;
+  return false;
+}
+
+/// True when `v` is one of `t`'s vertex positions.
+[[nodiscard]] inline bool has_vertex(const Triangle& t, const Vec3& v) noexcept {
+  return t.a == v || t.b == v || t.c == v;
+}
+
+/// The two vertices of `t` left when one vertex at position `v` (one of them) is taken away.
+struct TwoVertices {
+  Vec3 first, second;
+};
+[[nodiscard]] inline TwoVertices without(const Triangle& t, const Vec3& v) noexcept {
+  if (t.a == v) return {t.b, t.c};
+  if (t.b == v) return {t.a, t.c};
+  return {t.a, t.b};
+}
+
+/// Triangle conv{v, a, b} and another closed convex set `other` that both contain v: does
+/// `other` meet the triangle anywhere but at v? `far` is the part of the triangle where a ray
+/// from v leaves it, taken within triangle \ {v}: the segment [a, b] when v is not on it,
+/// otherwise the points a and b other than v. Any common point x != v lies on a ray from v
+/// whose nearer exit, on one triangle's far part, is in both.
+[[nodiscard]] inline bool far_part_meets(const Vec3& v, const TwoVertices& rest,
+                                         const Triangle& other) {
+  const Vec3 &a = rest.first, &b = rest.second;
+  if (!on_segment(v, a, b)) return segment_meets(a, b, other);
+  return (a != v && segment_meets(a, a, other)) || (b != v && segment_meets(b, b, other));
+}
+
+/// Two shared positions u != w, and the third vertices a of s and b of t: do the triangles meet
+/// off the closed segment [u, w]?
+[[nodiscard]] inline bool meet_off_shared_edge(const Vec3& u, const Vec3& w, const Vec3& a,
+                                               const Vec3& b) {
+  // A triangle that is the segment [u, w] itself meets nothing off it.
+  if (on_segment(a, u, w) || on_segment(b, u, w)) return false;
+  const bool s_flat = is_flat(Triangle{u, w, a}), t_flat = is_flat(Triangle{u, w, b});
+  // A proper triangle meets the line uw only in [u, w]; a flat one lies on that line.
+  if (s_flat != t_flat) return false;
+  if (s_flat) {  // both reach past [u, w] along its line: they meet there when past one end
+    return (on_segment(w, u, a) && on_segment(w, u, b)) ||
+           (on_segment(u, w, a) && on_segment(u, w, b));
+  }
+  // Two proper triangles on the edge uw: they overlap off it exactly when coplanar and on the
+  // same side of it (a fold onto itself); otherwise they meet only in the edge.
+  if (orientation(u, w, a, b) != 0) return false;
+  return exact::sign_of([&](auto lift) {
+           const auto m = triangle_normal(Triangle{u, w, a}, lift);
+           const auto n = triangle_normal(Triangle{u, w, b}, lift);
+           return m.x * n.x + m.y * n.y + m.z * n.z;
+         }) > 0;
+}
+
+}  // namespace detail
+
+/// The self-overlap rule of `trisect overlap --self`: true when the closed triangles `s` and
+/// `t` of one mesh meet outside what their common vertex positions (exactly equal
+/// coordinates) span. No common position: any contact counts; one, at v: contact anywhere but
+/// v; two, u and w: contact off the closed segment [u, w] (a fold across the shared edge, a
+/// coplanar overlap across it). Two triangles with the same three vertex positions (the same
+/// multiset, in any order) always count. Exact, like `intersects`. Symmetric in s and t.
+[[nodiscard]] inline bool intersects_beyond_shared_vertices(const Triangle& s, const Triangle& t) {
+  if (detail::same_vertex_multiset(s, t)) return true;
+  Vec3 shared[3];
+  int count = 0;
+  for (const Vec3& v : {s.a, s.b, s.c}) {
+    bool seen = false;
+    for (int k = 0; k < count; ++k) seen = seen || shared[k] == v;
+    if (!seen && detail::has_vertex(t, v)) shared[count++] = v;
+  }
+  if (count == 0) return intersects(s, t);
+  if (count == 1) {
+    const Vec3& v = shared[0];
+    return detail::far_part_meets(v, detail::without(s, v), t) ||
+           detail::far_part_meets(v, detail::without(t, v), s);
+  }
+  // Two (three would make the multisets equal): the third vertex of each, after u and w.
+  const Vec3 &u = shared[0], &w = shared[1];
+  const detail::TwoVertices s_rest = detail::without(s, u), t_rest = detail::without(t, u);
+  const Vec3& a = s_rest.first == w ? s_rest.second : s_rest.first;
+  const Vec3& b = t_rest.first == w ? t_rest.second : t_rest.first;
+  return detail::meet_off_shared_edge(u, w, a, b);
+}
+
+}  // namespace trisect
