@@ -6,9 +6,12 @@
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
+#include <trisect/bvh/overlap.hpp>
 #include <trisect/bvh/ray_query.hpp>
 #include <trisect/geometry/aabb_triangle.hpp>
+#include <trisect/geometry/self_overlap.hpp>
 #include <trisect/geometry/sphere_triangle.hpp>
+#include <trisect/geometry/triangle_triangle.hpp>
 
 #include <embree3/rtcore.h>
 #include <catch2/catch.hpp>
@@ -249,6 +252,73 @@ TEST_CASE("ball answers are Embree's rtcPointQuery candidates that the exact tes
       INFO("sphere " << i);
       REQUIRE(collect_touching(bvh, state.sphere) == state.touching);
     }
+  }
+}
+
+void collect_pair_candidates(void* user, RTCCollision* collisions, unsigned count) {
+  auto* found = static_cast<std::vector<TrianglePair>*>(user);
+  for (unsigned i = 0; i < count; ++i)
+    found->push_back({collisions[i].primID0, collisions[i].primID1});
+}
+
+/// `scene` with every vertex mapped by `transform` (the copy Embree needs).
+Scene mapped_scene(const Scene& scene, const Transform& transform) {
+  Scene result = scene;
+  for (Vec3& p : result.positions) p = transform.apply(p);
+  return result;
+}
+
+/// Embree's candidate pairs of triangle boxes (first scene's triangle, second's), with the
+/// exact test `keep` applied, sorted, each once.
+template <class Keep>
+std::vector<TrianglePair> embree_pairs(const Scene& first, const Scene& second, const Keep& keep) {
+  const BoxSet first_boxes = triangle_bounds(first), second_boxes = triangle_bounds(second);
+  const ScenePtr first_scene = user_scene(first_boxes), second_scene = user_scene(second_boxes);
+  std::vector<TrianglePair> candidates;
+  rtcCollide(first_scene.get(), second_scene.get(), collect_pair_candidates, &candidates);
+  std::vector<TrianglePair> pairs;
+  for (const TrianglePair& pair : candidates)
+    if (keep(first.soup().triangle(pair.a), second.soup().triangle(pair.b), pair))
+      pairs.push_back(pair);
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
+
+TEST_CASE("overlap pairs are Embree's rtcCollide candidates that the exact test keeps",
+          "[embree][overlap]") {
+  const std::vector<Scene> scenes = oracle_scenes();
+  const auto exact = [](const Triangle& s, const Triangle& t, const TrianglePair&) {
+    return intersects(s, t);
+  };
+  for (std::size_t k = 0; k < scenes.size(); ++k) {
+    const Scene& first = scenes[k];
+    const Aabb bounds = bounds_of(first);
+    const Vec3 shift(0.1f * glm::length(bounds.max - bounds.min), 0.0f, 0.0f);
+    const float c = std::cos(0.3f), s = std::sin(0.3f);
+    for (const Transform& transform :
+         {Transform{{1, 0, 0, shift.x, 0, 1, 0, 0, 0, 0, 1, 0}},
+          Transform{{c, -s, 0, shift.x, s, c, 0, 0, 0, 0, 1, shift.x}}}) {
+      INFO(first.name << " against itself moved");
+      const Bvh bvh = build(first.soup());
+      REQUIRE(collect_intersecting_pairs(bvh, bvh, transform) ==
+              embree_pairs(first, mapped_scene(first, transform), exact));
+    }
+    const Scene& second = scenes[(k + 1) % scenes.size()];
+    INFO(first.name << " against " << second.name);
+    REQUIRE(collect_intersecting_pairs(build(first.soup()), build(second.soup())) ==
+            embree_pairs(first, second, exact));
+  }
+}
+
+TEST_CASE("self intersections are Embree's rtcCollide candidates that the exact rule keeps",
+          "[embree][overlap]") {
+  for (const Scene& scene : oracle_scenes()) {
+    INFO(scene.name);
+    const auto rule = [](const Triangle& s, const Triangle& t, const TrianglePair& pair) {
+      return pair.a < pair.b && intersects_beyond_shared_vertices(s, t);
+    };
+    REQUIRE(self_intersections(build(scene.soup())) == embree_pairs(scene, scene, rule));
   }
 }
 
