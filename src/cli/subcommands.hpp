@@ -16,6 +16,10 @@ void add_info_command(CLI::App& app, Context& context);
 /// (slice_command.cpp).
 void add_slice_command(CLI::App& app, Context& context);
 
+/// `trisect overlap MESH_A MESH_B [--transform 12 numbers] [--count]` and `trisect overlap
+/// MESH --self [--count]` (overlap.cpp).
+void add_overlap_command(CLI::App& app, Context& context);
+
 /// `trisect demo [--svg FILE]` (demo.cpp).
 void add_demo_command(CLI::App& app, Context& context);
 

@@ -1,0 +1,179 @@
+// `trisect overlap`: every intersecting triangle pair of two meshes, or of one mesh with
+// itself (DESIGN.md, "The `trisect overlap` command").
+#include "number.hpp"
+#include "progress.hpp"
+#include "subcommands.hpp"
+
+#include <trisect/bvh/build.hpp>
+#include <trisect/bvh/overlap.hpp>
+#include <trisect/cli/run.hpp>
+#include <trisect/io/load_mesh.hpp>
+#include <trisect/math/validate.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+
+namespace trisect::cli {
+namespace {
+
+/// A bad command line; what() names the argument.
+class ArgumentError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct OverlapArguments {
+  std::vector<std::string> meshes;
+  std::vector<std::string> transform_tokens;  ///< The 12 words after --transform, if given.
+  std::optional<Transform> transform;
+  bool self = false;
+  bool count = false;
+};
+
+/// The 12 numbers after --transform, rounded to float; each must be finite.
+Transform parse_transform(const std::vector<std::string>& tokens) {
+  if (tokens.size() != 12)
+    throw ArgumentError(
+        "--transform takes 12 numbers (R00 R01 R02 T0 R10 R11 R12 T1 R20 R21 "
+        "R22 T2), got " +
+        std::to_string(tokens.size()));
+  Transform transform;
+  for (std::size_t k = 0; k < 12; ++k) {
+    const std::optional<float> value = parse_float(tokens[k]);
+    const std::string which =
+        "--transform number " + std::to_string(k + 1) + " '" + tokens[k] + "'";
+    if (!value) throw ArgumentError(which + " is not a number");
+    if (!std::isfinite(*value)) throw ArgumentError(which + " is not finite");
+    transform.rows[k] = *value;
+  }
+  return transform;
+}
+
+/// Checks what CLI11 parsed against the contract's forms.
+void check_arguments(OverlapArguments& parsed, bool has_transform) {
+  if (parsed.self && has_transform) throw ArgumentError("--self does not take --transform");
+  if (parsed.self && parsed.meshes.size() != 1)
+    throw ArgumentError("overlap --self takes one MESH");
+  if (!parsed.self && parsed.meshes.size() != 2)
+    throw ArgumentError("overlap takes MESH_A and MESH_B (or MESH --self)");
+  if (has_transform) parsed.transform = parse_transform(parsed.transform_tokens);
+}
+
+Mesh load(const std::string& path, std::ostream& err) {
+  const Progress loading(err, "loading " + path);
+  Mesh mesh = load_mesh(path);
+  loading.done(std::to_string(mesh.triangle_count()) + " triangles");
+  return mesh;
+}
+
+/// Builds the BVH of `mesh`; an invalid mesh throws `MeshError` naming `path`.
+Bvh build_checked(const Mesh& mesh, const std::string& path) {
+  try {
+    return build(mesh.soup());
+  } catch (const InvalidInput& error) {
+    throw MeshError(path + ": " + error.what());
+  }
+}
+
+std::string format_pairs(const std::vector<TrianglePair>& pairs, bool count) {
+  if (count) return std::to_string(pairs.size()) + '\n';
+  std::string text;
+  text.reserve(pairs.size() * 14);
+  char buffer[32];
+  for (const TrianglePair& pair : pairs) {
+    const int length = std::snprintf(buffer, sizeof buffer, "%u %u\n", pair.a, pair.b);
+    text.append(buffer, static_cast<std::size_t>(length));
+  }
+  return text;
+}
+
+std::vector<TrianglePair> answer(const OverlapArguments& arguments, std::ostream& err) {
+  const Mesh first = load(arguments.meshes[0], err);
+  const Bvh first_bvh = build_checked(first, arguments.meshes[0]);
+  if (arguments.self) {
+    const Progress finding(err, "finding self-intersections");
+    std::vector<TrianglePair> pairs = self_intersections(first_bvh);
+    finding.done(std::to_string(pairs.size()) + " pairs");
+    return pairs;
+  }
+  const Mesh second = load(arguments.meshes[1], err);
+  const Bvh second_bvh = build_checked(second, arguments.meshes[1]);
+  const Progress finding(err, "finding intersecting pairs");
+  try {
+    std::vector<TrianglePair> pairs = collect_intersecting_pairs(
+        first_bvh, second_bvh, arguments.transform.value_or(Transform{}));
+    finding.done(std::to_string(pairs.size()) + " pairs");
+    return pairs;
+  } catch (const InvalidInput& error) {  // the transform maps a vertex of B to infinity
+    throw ArgumentError(std::string(error.what()) + " (of " + arguments.meshes[1] + ")");
+  }
+}
+
+}  // namespace
+
+int run_overlap(OverlapArguments& arguments, bool has_transform, std::ostream& out,
+                std::ostream& err) {
+  try {
+    check_arguments(arguments, has_transform);
+    const std::string text = format_pairs(answer(arguments, err), arguments.count);
+    out << text;
+    out.flush();
+    return 0;
+  } catch (const ArgumentError& error) {
+    err << "trisect overlap: " << error.what() << '\n';
+  } catch (const MeshError& error) {
+    err << "trisect overlap: " << error.what() << '\n';
+  }
+  return exit_bad_input;
+}
+
+constexpr const char* overlap_footer = R"(
+Prints one line "I J" per pair of intersecting triangles, ascending by I then J; --count
+prints only their number. Exact: closed triangles, touching counts, a zero-area triangle is
+the segment or point it spans.
+  A with B   I is a triangle of MESH_A, J of MESH_B. --transform first maps each vertex x of
+             MESH_B to R*x + T: each coordinate ((R_r0*x + R_r1*y) + R_r2*z) + T_r in double
+             without fused multiply-add, rounded to float once (the 12 numbers, row by row
+             R00 R01 R02 T0 R10 R11 R12 T1 R20 R21 R22 T2, are rounded to float first and must
+             be finite).
+  --self     every pair I < J of distinct triangles of MESH that meet outside what they share:
+             with no common vertex position (exactly equal coordinates) any contact counts;
+             with one, contact anywhere but there; with two, contact off the common edge (a
+             fold, a coplanar overlap across it). The same three vertex positions always count.
+On bad input (a malformed mesh, a bad --transform, one that maps a vertex to infinity,
+--self with --transform) nothing is printed, the exit status is 2 and stderr names the file
+and line or the argument.
+
+examples:
+  trisect overlap a.obj b.obj --transform 1 0 0 0.5  0 1 0 0  0 0 1 0
+  trisect overlap mesh.stl --self --count)";
+
+}  // namespace
+
+void add_overlap_command(CLI::App& app, Context& context) {
+  CLI::App* command = app.add_subcommand(
+      "overlap", "every intersecting triangle pair of two meshes, or of one with itself (--self)");
+  const auto arguments = std::make_shared<OverlapArguments>();
+  command->add_option("MESH", arguments->meshes, "MESH_A MESH_B, or one MESH with --self")
+      ->required()
+      ->expected(1, 2);
+  CLI::Option* transform = command
+                               ->add_option("--transform", arguments->transform_tokens,
+                                            "maps MESH_B by R*x + T: 12 numbers, row by row")
+                               ->expected(12)
+                               ->allow_extra_args(false);
+  command->add_flag("--self", arguments->self, "self-intersections of one MESH");
+  command->add_flag("--count", arguments->count, "print only the number of pairs");
+  command->footer(overlap_footer);
+  context.actions[command] = [&context, arguments, transform] {
+    return run_overlap(*arguments, transform->count() > 0, context.out, context.err);
+  };
+}
+
+}  // namespace trisect::cli
