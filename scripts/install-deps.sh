@@ -21,8 +21,9 @@ packages=(
 )
 
 optional_packages=(
-  libcgal-dev                 # benchmarks only: the CGAL::AABB_tree peer of plane_query
+  libcgal-dev                 # benchmarks only: the CGAL peers of plane_query and overlap
   libbullet-dev               # benchmarks only: btDbvtBroadphase, the peer of broadphase
+  libfcl-dev                  # benchmarks only: the FCL peer of overlap
 )
 
 is_installed() {

@@ -1,0 +1,216 @@
+// Overlap: every intersecting triangle pair between the bunny and a moved copy of itself, and
+// the self-intersections of the bunny plus a shifted copy as one mesh.
+//
+// Scenes (the bunny of ../shared/meshes, D its bounding-box diagonal):
+//   bunny/shift10        the copy moved by 0.1 D along x
+//   bunny/rotshift10     the copy turned by 30 degrees about z, then moved by 0.1 D along x
+//   bunny_pair/self      the bunny and its shift10 copy as one indexed mesh (138,902
+//                        triangles): its self-intersections (contact between the copies; the
+//                        bunny's own shared edges and vertices do not count)
+// Sides (one iteration answers the whole question; pairs found are a counter on every side):
+//   trisect          collect_intersecting_pairs(bvh, bvh, transform) over one BVH (the copy is
+//                    the transform, nothing copied); self_intersections(bvh).
+//   embree_collide   both meshes as RTC_GEOMETRY_TYPE_USER with one box per triangle widened
+//                    by an ulp (the copy's vertices mapped once, before timing), both scenes
+//                    built once (MEDIUM, threads=1 device); per iteration rtcCollide, the exact
+//                    test trisect::intersects on every candidate, a sort.
+//   fcl              (optional) fcl::BVHModel<OBBRSSd> built once; fcl::collide with the copy
+//                    placed by the transform, every contact (floating point, not exact).
+//   cgal             (optional) box_intersection_d + exact do_intersect (Epick) on the copy
+//                    mapped once before timing; self: PMP::self_intersections on a
+//                    Surface_mesh built once.
+#include "peers/embree_scene.hpp"
+#include "scenes.hpp"
+
+#include <trisect/bvh/overlap.hpp>
+#include <trisect/geometry/triangle_triangle.hpp>
+
+#ifdef TRISECT_BENCH_HAVE_FCL
+#include "peers/fcl_overlap.hpp"
+#endif
+#ifdef TRISECT_BENCH_HAVE_CGAL
+#include "peers/cgal_overlap.hpp"
+#endif
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+using trisect::Transform;
+using trisect::TrianglePair;
+
+const std::vector<std::string> variants{"shift10", "rotshift10"};
+
+Transform variant_transform(const std::string& variant) {
+  const float shift = 0.1f * bench::scene("bunny").diagonal();
+  if (variant == "shift10") return Transform{{1, 0, 0, shift, 0, 1, 0, 0, 0, 0, 1, 0}};
+  const float c = std::cos(0.5235988f), s = std::sin(0.5235988f);
+  return Transform{{c, -s, 0, shift, s, c, 0, 0, 0, 0, 1, 0}};
+}
+
+/// The bunny with every vertex mapped by `transform` (for the peers that need a copy).
+bench::Scene mapped_bunny(const Transform& transform, const std::string& name) {
+  bench::Scene copy = bench::scene("bunny");
+  copy.name = name;
+  for (trisect::Vec3& p : copy.positions) p = transform.apply(p);
+  return copy;
+}
+
+const bench::Scene& moved_bunny(const std::string& variant) {
+  static std::map<std::string, std::unique_ptr<const bench::Scene>> cache;
+  auto& slot = cache[variant];
+  if (!slot)
+    slot = std::make_unique<const bench::Scene>(
+        mapped_bunny(variant_transform(variant), "bunny_" + variant));
+  return *slot;
+}
+
+/// The bunny and its shift10 copy as one indexed mesh.
+const bench::Scene& bunny_pair() {
+  static const bench::Scene pair = [] {
+    bench::Scene scene = bench::scene("bunny");
+    const bench::Scene& copy = moved_bunny("shift10");
+    const auto offset = static_cast<std::uint32_t>(scene.positions.size());
+    scene.name = "bunny_pair";
+    scene.positions.insert(scene.positions.end(), copy.positions.begin(), copy.positions.end());
+    for (std::uint32_t index : copy.indices) scene.indices.push_back(offset + index);
+    return scene;
+  }();
+  return pair;
+}
+
+/// Registers `name` timing `run()`, which returns the number of pairs found.
+void register_count(const std::string& name, std::function<std::function<std::size_t()>()> make) {
+  auto run = std::make_shared<std::function<std::size_t()>>();
+  benchmark::RegisterBenchmark(name.c_str(), [run, make](benchmark::State& state) {
+    if (!*run) *run = make();
+    std::size_t pairs = 0;
+    for (auto _ : state) {
+      pairs = (*run)();
+      benchmark::DoNotOptimize(pairs);
+    }
+    state.counters["pairs"] = static_cast<double>(pairs);
+  })->Unit(benchmark::kMillisecond);
+}
+
+// --- embree_collide
+
+RTCBounds widened(const trisect::Aabb& box) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  RTCBounds bounds = bench::embree::to_bounds(box);
+  bounds.lower_x = std::nextafter(bounds.lower_x, -inf);
+  bounds.lower_y = std::nextafter(bounds.lower_y, -inf);
+  bounds.lower_z = std::nextafter(bounds.lower_z, -inf);
+  bounds.upper_x = std::nextafter(bounds.upper_x, inf);
+  bounds.upper_y = std::nextafter(bounds.upper_y, inf);
+  bounds.upper_z = std::nextafter(bounds.upper_z, inf);
+  return bounds;
+}
+
+struct EmbreeSide {
+  const bench::Scene* scene;
+  std::vector<RTCBounds> boxes;
+  bench::embree::SceneHandle handle;
+
+  explicit EmbreeSide(const bench::Scene& source) : scene(&source) {
+    for (std::size_t t = 0; t < source.size(); ++t)
+      boxes.push_back(widened(source.triangle(t).bounds()));
+    handle = bench::embree::user_box_scene(bench::embree::single_thread_device(), boxes);
+  }
+};
+
+struct Candidates {
+  const bench::Scene* first;
+  const bench::Scene* second;
+  std::vector<TrianglePair> pairs;
+};
+
+void on_candidates(void* user, RTCCollision* collisions, unsigned count) {
+  auto& found = *static_cast<Candidates*>(user);
+  for (unsigned k = 0; k < count; ++k) {
+    const RTCCollision& c = collisions[k];
+    if (trisect::intersects(found.first->triangle(c.primID0), found.second->triangle(c.primID1)))
+      found.pairs.push_back({c.primID0, c.primID1});
+  }
+}
+
+std::function<std::size_t()> embree_run(const std::string& variant) {
+  auto first = std::make_shared<EmbreeSide>(bench::scene("bunny"));
+  auto second = std::make_shared<EmbreeSide>(moved_bunny(variant));
+  return [first, second] {
+    Candidates found{first->scene, second->scene, {}};
+    rtcCollide(first->handle.get(), second->handle.get(), on_candidates, &found);
+    std::sort(found.pairs.begin(), found.pairs.end());
+    return found.pairs.size();
+  };
+}
+
+void register_all() {
+  const auto& names = bench::scene_names();
+  if (std::find(names.begin(), names.end(), "bunny") == names.end()) return;
+  for (const std::string& variant : variants) {
+    for (unsigned threads : {1u, 2u}) {
+      register_count(
+          bench::benchmark_name("overlap", "trisect", "bunny", variant, threads),
+          [variant, threads] {
+            const trisect::Bvh& bvh = bench::trisect_bvh("bunny");
+            const Transform transform = variant_transform(variant);
+            return std::function<std::size_t()>([&bvh, transform, threads] {
+              return trisect::collect_intersecting_pairs(bvh, bvh, transform, {threads}).size();
+            });
+          });
+    }
+    register_count(bench::benchmark_name("overlap", "embree_collide", "bunny", variant, 1),
+                   [variant] { return embree_run(variant); });
+#ifdef TRISECT_BENCH_HAVE_FCL
+    register_count(bench::benchmark_name("overlap", "fcl", "bunny", variant, 1), [variant] {
+      auto model = std::make_shared<bench::fcl_peer::Model>(bench::scene("bunny"));
+      const Transform transform = variant_transform(variant);
+      return std::function<std::size_t()>(
+          [model, transform] { return model->count_pairs(*model, transform); });
+    });
+#endif
+#ifdef TRISECT_BENCH_HAVE_CGAL
+    register_count(bench::benchmark_name("overlap", "cgal", "bunny", variant, 1), [variant] {
+      auto first = std::make_shared<bench::cgal::OverlapMesh>(bench::scene("bunny"));
+      auto second = std::make_shared<bench::cgal::OverlapMesh>(moved_bunny(variant));
+      return std::function<std::size_t()>([first, second] { return first->pairs(*second).size(); });
+    });
+#endif
+  }
+  for (unsigned threads : {1u, 2u}) {
+    register_count(
+        bench::benchmark_name("overlap_self", "trisect", "bunny_pair", "shift10", threads),
+        [threads] {
+          auto bvh = std::make_shared<trisect::Bvh>(trisect::build(bunny_pair().soup()));
+          return std::function<std::size_t()>(
+              [bvh, threads] { return trisect::self_intersections(*bvh, {threads}).size(); });
+        });
+  }
+#ifdef TRISECT_BENCH_HAVE_CGAL
+  register_count(bench::benchmark_name("overlap_self", "cgal", "bunny_pair", "shift10", 1), [] {
+    auto mesh = std::make_shared<bench::cgal::OverlapMesh>(bunny_pair());
+    return std::function<std::size_t()>([mesh] { return mesh->self_intersection_count(); });
+  });
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
