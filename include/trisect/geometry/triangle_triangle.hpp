@@ -3,6 +3,7 @@
 /// Exact intersection of two closed triangles, each possibly of zero area (a segment or a
 /// point), decided with exact orientation predicates.
 
+#include "trisect/geometry/aabb_triangle.hpp"
 #include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/math/triangle.hpp"
 
@@ -138,11 +139,21 @@ namespace detail {
   return segments_meet(p, q, hull.a, hull.b);
 }
 
-/// Two closed non-degenerate triangles share a point.
-[[nodiscard]] inline bool proper_triangles_meet(const Triangle& s, const Triangle& t) {
-  const int t_sides[3] = {normal_side(s, t.a), normal_side(s, t.b), normal_side(s, t.c)};
+/// True when `t` has zero area; `normal` (its normal in double) decides the usual case.
+[[nodiscard]] inline bool is_flat(const Triangle& t, const ApproximateNormal& normal) {
+  for (int k = 0; k < 3; ++k)
+    if (normal.certain_sign(k) != 2) return false;  // a certainly non-zero component
+  return is_flat(t);
+}
+
+/// Two closed non-degenerate triangles share a point; `s_normal` and `t_normal` are their
+/// normals in double (the plane sides are decided in double when the bound allows).
+[[nodiscard]] inline bool proper_triangles_meet(const Triangle& s, const Triangle& t,
+                                                const ApproximateNormal& s_normal,
+                                                const ApproximateNormal& t_normal) {
+  const int t_sides[3] = {s_normal.side(s, t.a), s_normal.side(s, t.b), s_normal.side(s, t.c)};
   if (t_sides[0] * t_sides[1] > 0 && t_sides[0] * t_sides[2] > 0) return false;
-  const int s_sides[3] = {normal_side(t, s.a), normal_side(t, s.b), normal_side(t, s.c)};
+  const int s_sides[3] = {t_normal.side(t, s.a), t_normal.side(t, s.b), t_normal.side(t, s.c)};
   if (s_sides[0] * s_sides[1] > 0 && s_sides[0] * s_sides[2] > 0) return false;
   const Vec3 s_vertices[3] = {s.a, s.b, s.c}, t_vertices[3] = {t.a, t.b, t.c};
   if (t_sides[0] == 0 && t_sides[1] == 0 && t_sides[2] == 0) {
@@ -177,15 +188,17 @@ namespace detail {
 /// rejections come first here); a zero-area triangle is tested as its hull segment.
 [[nodiscard]] inline bool intersects(const Triangle& s, const Triangle& t) {
   if (!s.bounds().overlaps(t.bounds())) return false;
-  if (detail::is_flat(s)) {
+  const auto s_normal = detail::ApproximateNormal::of(s),
+             t_normal = detail::ApproximateNormal::of(t);
+  if (detail::is_flat(s, s_normal)) {
     const Triangle hull = detail::hull_segment(s);
     return detail::segment_meets(hull.a, hull.b, t);
   }
-  if (detail::is_flat(t)) {
+  if (detail::is_flat(t, t_normal)) {
     const Triangle hull = detail::hull_segment(t);
     return detail::segment_meets_triangle(hull.a, hull.b, s);
   }
-  return detail::proper_triangles_meet(s, t);
+  return detail::proper_triangles_meet(s, t, s_normal, t_normal);
 }
 
 }  // namespace trisect
