@@ -115,8 +115,6 @@ std::vector<TrianglePair> answer(const OverlapArguments& arguments, std::ostream
   }
 }
 
-}  // namespace
-
 int run_overlap(OverlapArguments& arguments, bool has_transform, std::ostream& out,
                 std::ostream& err) {
   try {

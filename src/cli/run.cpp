@@ -35,9 +35,16 @@ void build_command_line(CLI::App& app, Context& context) {
   for (const Registration registration : registrations) registration(app, context);
 }
 
-// CLI11 consumes its argument vector from the back.
+// CLI11 consumes its argument vector from the back. It reads '-' and a digit as a negative
+// number but "-.5" as a short option: such numbers (--transform takes them) get a leading zero,
+// which strtof reads alike.
 std::vector<std::string> reversed(const std::vector<std::string>& arguments) {
-  return {arguments.rbegin(), arguments.rend()};
+  std::vector<std::string> result(arguments.rbegin(), arguments.rend());
+  for (std::string& argument : result)
+    if (argument.size() > 2 && argument[0] == '-' && argument[1] == '.' && argument[2] >= '0' &&
+        argument[2] <= '9')
+      argument.insert(1, "0");
+  return result;
 }
 
 // The message for a first argument that names no subcommand (CLI11 would only say that one is
