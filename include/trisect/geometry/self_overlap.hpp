@@ -44,10 +44,35 @@ struct TwoVertices {
   return (a != v && segment_meets(a, a, other)) || (b != v && segment_meets(b, b, other));
 }
 
+/// True when the proper triangle `s` has both `p` and `q` strictly on one side of its plane:
+/// then a triangle with a vertex in that plane and the other two at p and q meets the plane,
+/// and so `s`, only at that vertex. Decided in double first (`normal` is s's normal there).
+[[nodiscard]] inline bool strictly_one_side(const Triangle& s, const ApproximateNormal& normal,
+                                            const Vec3& p, const Vec3& q) {
+  const int side_p = normal.side(s, p);
+  return side_p != 0 && side_p == normal.side(s, q);
+}
+
+/// One shared position v: do the triangles meet anywhere but at v?
+[[nodiscard]] inline bool meet_off_shared_vertex(const Triangle& s, const Triangle& t,
+                                                 const Vec3& v) {
+  const TwoVertices s_rest = without(s, v), t_rest = without(t, v);
+  // The usual case: one triangle's other vertices strictly on one side of the other's plane.
+  const ApproximateNormal s_normal = ApproximateNormal::of(s), t_normal = ApproximateNormal::of(t);
+  if (!is_flat(s, s_normal) && strictly_one_side(s, s_normal, t_rest.first, t_rest.second))
+    return false;
+  if (!is_flat(t, t_normal) && strictly_one_side(t, t_normal, s_rest.first, s_rest.second))
+    return false;
+  return far_part_meets(v, s_rest, t) || far_part_meets(v, t_rest, s);
+}
+
 /// Two shared positions u != w, and the third vertices a of s and b of t: do the triangles meet
 /// off the closed segment [u, w]?
 [[nodiscard]] inline bool meet_off_shared_edge(const Vec3& u, const Vec3& w, const Vec3& a,
                                                const Vec3& b) {
+  // Not coplanar: both are proper triangles in two planes that meet in the line uw, which each
+  // meets only in [u, w] (the usual case, decided first).
+  if (orientation(u, w, a, b) != 0) return false;
   // A triangle that is the segment [u, w] itself meets nothing off it.
   if (on_segment(a, u, w) || on_segment(b, u, w)) return false;
   const bool s_flat = is_flat(Triangle{u, w, a}), t_flat = is_flat(Triangle{u, w, b});
@@ -57,9 +82,8 @@ struct TwoVertices {
     return (on_segment(w, u, a) && on_segment(w, u, b)) ||
            (on_segment(u, w, a) && on_segment(u, w, b));
   }
-  // Two proper triangles on the edge uw: they overlap off it exactly when coplanar and on the
-  // same side of it (a fold onto itself); otherwise they meet only in the edge.
-  if (orientation(u, w, a, b) != 0) return false;
+  // Two coplanar proper triangles on the edge uw: they overlap off it exactly when on the same
+  // side of it (a fold onto itself); otherwise they meet only in the edge.
   return exact::sign_of([&](auto lift) {
            const auto m = triangle_normal(Triangle{u, w, a}, lift);
            const auto n = triangle_normal(Triangle{u, w, b}, lift);
@@ -85,11 +109,7 @@ struct TwoVertices {
     if (!seen && detail::has_vertex(t, v)) shared[count++] = v;
   }
   if (count == 0) return intersects(s, t);
-  if (count == 1) {
-    const Vec3& v = shared[0];
-    return detail::far_part_meets(v, detail::without(s, v), t) ||
-           detail::far_part_meets(v, detail::without(t, v), s);
-  }
+  if (count == 1) return detail::meet_off_shared_vertex(s, t, shared[0]);
   // Two (three would make the multisets equal): the third vertex of each, after u and w.
   const Vec3 &u = shared[0], &w = shared[1];
   const detail::TwoVertices s_rest = detail::without(s, u), t_rest = detail::without(t, u);
