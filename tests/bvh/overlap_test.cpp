@@ -1,6 +1,6 @@
 // Mesh-vs-mesh and self overlap against brute force: every pair of triangles tested with the
 // exact predicates, with and without a transform, at several thread counts.
-#include "bvh/scenes.hpp"
+#include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/overlap.hpp>
