@@ -40,11 +40,6 @@ struct NodePair {
   NodeRef first, second;
 };
 
-[[nodiscard]] float half_area(const Aabb& box) noexcept {
-  const Vec3 d = box.max - box.min;
-  return d.x * d.y + d.y * d.z + d.z * d.x;
-}
-
 /// A float <= x and a float >= x, close to x. Rounding to float errs by at most 2^-24 |x|
 /// plus half the smallest subnormal (2^-150), so moving x away first by 2^-22 |x| + 2^-140
 /// (itself rounded in double, a far smaller error) makes the rounding outward.
@@ -104,7 +99,8 @@ class PairFinder {
     const NodeRef &x = pair.first, &y = pair.second;
     if (self_ && x == y) return split_same(x, out);
     if (x.is_leaf() && y.is_leaf()) return out.push_back(pair);
-    const bool split_first = y.is_leaf() || (!x.is_leaf() && half_area(x.box) >= half_area(y.box));
+    const bool split_first =
+        y.is_leaf() || (!x.is_leaf() && x.box.half_area() >= y.box.half_area());
     if (split_first) {
       for_each_child(first_, x, false, [&](const NodeRef& child) {
         if (child.box.overlaps(y.box)) out.push_back({child, y});
