@@ -10,6 +10,14 @@
 
 namespace trisect::testing {
 
+/// False under AddressSanitizer, whose operator new aborts on an allocation too large for
+/// memory instead of throwing std::bad_alloc: the tests of out-of-memory errors skip there.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool huge_allocations_throw = false;
+#else
+inline constexpr bool huge_allocations_throw = true;
+#endif
+
 class ScratchFolder {
  public:
   ScratchFolder()
