@@ -1,6 +1,5 @@
 // `trisect overlap`: every intersecting triangle pair of two meshes, or of one mesh with
 // itself (DESIGN.md, "The `trisect overlap` command").
-#include "number.hpp"
 #include "progress.hpp"
 #include "subcommands.hpp"
 
@@ -8,6 +7,7 @@
 #include <trisect/bvh/overlap.hpp>
 #include <trisect/cli/run.hpp>
 #include <trisect/io/load_mesh.hpp>
+#include <trisect/io/text_token.hpp>
 #include <trisect/math/validate.hpp>
 
 #include <CLI/CLI.hpp>
@@ -45,7 +45,7 @@ Transform parse_transform(const std::vector<std::string>& tokens) {
         std::to_string(tokens.size()));
   Transform transform;
   for (std::size_t k = 0; k < 12; ++k) {
-    const std::optional<float> value = parse_float(tokens[k]);
+    const std::optional<float> value = read_float(tokens[k]);
     const std::string which =
         "--transform number " + std::to_string(k + 1) + " '" + tokens[k] + "'";
     if (!value) throw ArgumentError(which + " is not a number");

@@ -1,6 +1,5 @@
 // `trisect slice MESH (--axis x|y|z | --normal NX NY NZ) (--at D... | --layers N | --step H)
 // [--json FILE] [--svg FILE]`.
-#include "number.hpp"
 #include "progress.hpp"
 #include "section_output.hpp"
 #include "subcommands.hpp"
@@ -8,6 +7,7 @@
 #include <trisect/bvh/slice.hpp>
 #include <trisect/cli/run.hpp>
 #include <trisect/io/load_mesh.hpp>
+#include <trisect/io/text_token.hpp>
 #include <trisect/math/validate.hpp>
 
 #include <CLI/CLI.hpp>
@@ -39,7 +39,7 @@ struct SliceArguments {
 };
 
 float finite_number(const std::string& option, const std::string& text) {
-  const std::optional<float> value = parse_float(text);
+  const std::optional<float> value = read_float(text);
   const std::string quoted = "'" + text.substr(0, 40) + (text.size() > 40 ? "...'" : "'");
   if (!value) throw ArgumentError(option + ": " + quoted + " is not a number");
   if (!std::isfinite(*value)) throw ArgumentError(option + ": " + quoted + " is not finite");
