@@ -12,7 +12,7 @@ mkdir -p "$out"
 cxx=${CLANGXX:-clang++}
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -Iinclude -Isrc $(pkg-config --cflags glm 2>/dev/null || true))
-core=(src/math/*.cpp src/bvh/*.cpp src/io/*.cpp)
+core=(src/math/*.cpp src/mesh/*.cpp src/bvh/*.cpp src/io/*.cpp)
 
 build() {  # build NAME SOURCE [extra flags...]
   local name=$1 source=$2
