@@ -18,6 +18,7 @@
 // box, else trisect::intersects(triangle, box) (exact 13-axis SAT). So every side reports the
 // same triangles and the comparison is of the search structures. Embree runs on a threads=1
 // device (rtcCollide would otherwise use every thread).
+#include "bench_main.hpp"
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
 
@@ -161,7 +162,9 @@ Batch pointquery_batch(const std::string& scene_name, const std::string& variant
   };
 }
 
-void register_all() {
+}  // namespace
+
+void bench::register_all() {
   for (const std::string& scene : bench::scene_names())
     for (const std::string& variant : variants) {
       const auto name = [&](const char* library) {
@@ -179,15 +182,4 @@ void register_all() {
           name("embree_pointquery"), [scene, variant] { return pointquery_batch(scene, variant); },
           reference);
     }
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

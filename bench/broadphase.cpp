@@ -16,6 +16,7 @@
 //             calculateOverlappingPairs, its pair cache filtered to overlapping boxes. One thread.
 //   embree    user geometry of all boxes rebuilt at RTC_BUILD_QUALITY_LOW, rtcCollide with
 //             itself (bench/peers/embree_boxes.hpp); a threads=t device.
+#include "bench_main.hpp"
 #include "moving_boxes.hpp"
 #include "peers/embree_boxes.hpp"
 #include "scenes.hpp"
@@ -81,7 +82,9 @@ void run_frames(benchmark::State& state, MovingBoxes& boxes, World& world) {
   state.counters["movers"] = double(boxes.movers.size());
 }
 
-void register_all() {
+}  // namespace
+
+void bench::register_all() {
   struct Size {
     const char* name;
     std::size_t count;
@@ -126,15 +129,4 @@ void register_all() {
               ->Unit(benchmark::kMillisecond)
               ->UseRealTime();
         }
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

@@ -24,6 +24,7 @@
 //               copy and ids). embree: what the committed scene keeps, counted by the device's
 //               memory monitor (rtcSetDeviceMemoryMonitorFunction: allocations minus releases
 //               during the build; the shared vertex and index buffers are the caller's).
+#include "bench_main.hpp"
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
 
@@ -98,7 +99,9 @@ void embree_build(benchmark::State& state, const std::string& scene_name, RTCBui
                       static_cast<double>(kept_bytes) / static_cast<double>(scene.size()));
 }
 
-void register_all() {
+}  // namespace
+
+void bench::register_all() {
   for (const std::string& scene : bench::scene_names()) {
     for (const unsigned threads : {1u, 2u})
       benchmark::RegisterBenchmark(
@@ -115,15 +118,4 @@ void register_all() {
             })
             ->Unit(benchmark::kMillisecond);
   }
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

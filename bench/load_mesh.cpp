@@ -1,7 +1,9 @@
 // Mesh loading: bunny_x16 (or the 1M-triangle sphere when the bunny is absent) written once as
 // binary little-endian PLY and as OBJ, then read back with trisect::load_mesh. The peer for OBJ
 // is `iostream_baseline`, the getline/istringstream reader a user would write in a few lines
-// (bench/scenes.hpp read_obj). Counters: triangles and bytes per second.
+// (bench/peers/iostream_obj_reader.hpp). Counters: triangles and bytes per second.
+#include "bench_main.hpp"
+#include "peers/iostream_obj_reader.hpp"
 #include "scenes.hpp"
 
 #include <trisect/io/load_mesh.hpp>
@@ -76,7 +78,9 @@ void run(benchmark::State& state, const fs::path& path, std::size_t triangles, L
       static_cast<double>(fs::file_size(path)) * iterations, benchmark::Counter::kIsRate);
 }
 
-void register_all() {
+}  // namespace
+
+void bench::register_all() {
   const bench::Scene& scene = large_scene();
   const std::string prefix = "load_mesh/";
   const auto name = [&](const char* library, const char* variant) {
@@ -98,19 +102,9 @@ void register_all() {
   benchmark::RegisterBenchmark(name("iostream_baseline", "obj").c_str(),
                                [=](benchmark::State& s) {
                                  run(s, obj, triangles, [](const fs::path& path) {
-                                   return bench::read_obj("obj", path).size();
+                                   return bench::iostream_baseline::read_obj("obj", path).size();
                                  });
                                })
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  register_all();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

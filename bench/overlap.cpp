@@ -19,6 +19,7 @@
 //   cgal             (optional) box_intersection_d + exact do_intersect (Epick) on the copy
 //                    mapped once before timing; self: PMP::self_intersections on a
 //                    Surface_mesh built once.
+#include "bench_main.hpp"
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
 
@@ -154,7 +155,9 @@ std::function<std::size_t()> embree_run(const std::string& variant) {
   };
 }
 
-void register_all() {
+}  // namespace
+
+void bench::register_all() {
   const auto& names = bench::scene_names();
   if (std::find(names.begin(), names.end(), "bunny") == names.end()) return;
   for (const std::string& variant : variants) {
@@ -202,15 +205,4 @@ void register_all() {
     return std::function<std::size_t()>([mesh] { return mesh->self_intersection_count(); });
   });
 #endif
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

@@ -10,6 +10,7 @@
 //             like trisect; see peers/cgal_aabb_tree.hpp), ids sorted. Tree built once.
 //   brute     every triangle of the scene tested with trisect::intersects(triangle, plane), in
 //             input order (so already sorted).
+#include "bench_main.hpp"
 #include "scenes.hpp"
 
 #ifdef TRISECT_BENCH_HAVE_CGAL
@@ -96,7 +97,9 @@ Batch cgal_batch(const std::string& scene_name) {
 }
 #endif
 
-void register_all() {
+}  // namespace
+
+void bench::register_all() {
 #ifndef TRISECT_BENCH_HAVE_CGAL
   std::fprintf(stderr, "bench: built without CGAL; plane_query/cgal left out\n");
 #endif
@@ -113,15 +116,4 @@ void register_all() {
     bench::register_batch(
         name("brute"), [scene] { return brute_batch(scene); }, reference);
   }
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

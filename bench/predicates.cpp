@@ -8,6 +8,7 @@
 //   exact_fallbacks_per_call  trisect only: exact-arithmetic fallbacks per call
 //   wrong_of_4096             answers over the case set that differ from the exact answer
 #include <trisect/trisect.hpp>
+#include "bench_main.hpp"
 
 #include "peers/float_predicates.hpp"
 
@@ -129,7 +130,9 @@ trisect::Triangle triangle_near(Random& random, const Vec3& around) {
   return {a, b, center + random.vec(-0.5f, 0.5f)};
 }
 
-void register_all() {
+}  // namespace
+
+void bench::register_all() {
   Random random(20240611u);
 
   register_operation(
@@ -218,15 +221,4 @@ void register_all() {
 
   // Case generation decided every case exactly; the benchmarks count their own fallbacks.
   trisect::exact::reset_fallback_count();
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

@@ -17,6 +17,7 @@
 //   disagreements        peers: rays where the peer's answer differs from trisect's (hit vs
 //                        miss, or for closest a different triangle at a t differing by more
 //                        than 1e-5 relative); checked once, untimed.
+#include "bench_main.hpp"
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
 
@@ -210,7 +211,9 @@ void register_rays(const std::string& name, std::function<Batch()> make,
   })->Unit(benchmark::kMillisecond);
 }
 
-void register_all() {
+}  // namespace
+
+void bench::register_all() {
   for (const bool closest : {true, false}) {
     const std::string operation = closest ? "ray_closest" : "ray_any";
     for (const std::string& scene : bench::scene_names())
@@ -218,7 +221,7 @@ void register_all() {
         const auto name = [&](const char* library) {
           return bench::benchmark_name(operation, library, scene, variant, 1);
         };
-        const auto reference = [scene, variant, closest]() -> const Answers& {
+        const auto reference = [scene, variant, closest]() -> const auto& {
           return trisect_answers(scene, variant, closest);
         };
         register_rays(name("trisect"),
@@ -234,15 +237,4 @@ void register_all() {
             reference);
       }
   }
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

@@ -11,6 +11,7 @@
 //               normal, an active list swept up through the planes, each active triangle's
 //               segment computed in double; no chaining, not exact.
 // Counter: segments_per_plane (triangles_per_plane for cgal_aabb), the same work on each side.
+#include "bench_main.hpp"
 #include "scenes.hpp"
 
 #ifdef TRISECT_BENCH_HAVE_CGAL
@@ -158,12 +159,9 @@ void register_scene(const std::string& scene_name, const Variant& variant) {
 #endif
 }
 
-const int registered = [] {
-  for (const std::string scene_name : {"bunny", "bunny_x16"})
-    for (const Variant& variant : variants) register_scene(scene_name, variant);
-  return 0;
-}();
-
 }  // namespace
 
-BENCHMARK_MAIN();
+void bench::register_all() {
+  for (const std::string scene_name : {"bunny", "bunny_x16"})
+    for (const Variant& variant : variants) register_scene(scene_name, variant);
+}

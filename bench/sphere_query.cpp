@@ -12,6 +12,7 @@
 //                       float culling cannot drop a touching triangle), the callback applying
 //                       the exact filter trisect::intersects(triangle, sphere) (trisect's own
 //                       leaf test); then a sort.
+#include "bench_main.hpp"
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
 
@@ -103,7 +104,9 @@ Batch pointquery_batch(const std::string& scene_name, const std::string& variant
   };
 }
 
-void register_all() {
+}  // namespace
+
+void bench::register_all() {
   for (const std::string& scene : bench::scene_names())
     for (const std::string& variant : variants) {
       const auto name = [&](const char* library) {
@@ -115,15 +118,4 @@ void register_all() {
           name("embree_pointquery"), [scene, variant] { return pointquery_batch(scene, variant); },
           [scene, variant]() -> const Answers& { return trisect_answers(scene, variant); });
     }
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
 }

@@ -11,7 +11,7 @@ out=build/fuzz
 mkdir -p "$out"
 cxx=${CLANGXX:-clang++}
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-       -Iinclude -Isrc $(pkg-config --cflags glm 2>/dev/null || true))
+       -Iinclude $(pkg-config --cflags glm 2>/dev/null || true))
 core=(src/math/*.cpp src/mesh/*.cpp src/bvh/*.cpp src/io/*.cpp)
 
 build() {  # build NAME SOURCE [extra flags...]

@@ -6,6 +6,7 @@
 #include <trisect/bvh/overlap.hpp>
 #include <trisect/geometry/self_overlap.hpp>
 #include <trisect/geometry/triangle_triangle.hpp>
+#include <trisect/io/load_mesh.hpp>
 #include <trisect/math/validate.hpp>
 
 #include <catch2/catch.hpp>
@@ -204,19 +205,17 @@ TEST_CASE(
     "self intersections: shared meshes, a pushed-through vertex, an indexed mesh answers "
     "like its soup",
     "[bvh][overlap]") {
-  const char* configured = std::getenv("TRISECT_MESH_DIR");
-  const std::filesystem::path folder = configured ? configured : "../shared/meshes";
   // The cow has 81 genuine crossings (near its ears, checked against the exact oracle), the
   // others none.
   for (const auto& [name, crossings] :
        std::vector<std::pair<std::string, std::size_t>>{{"spot", 0}, {"cow", 81}, {"fandisk", 0}}) {
-    const std::filesystem::path file = folder / (name + ".obj");
-    if (!std::filesystem::is_regular_file(file)) {
-      WARN("no shared mesh " << file << "; it is left out (set TRISECT_MESH_DIR)");
+    const auto file = scenes::shared_mesh_file(name);
+    if (!file) {
+      WARN("no shared mesh " << name << "; it is left out (set TRISECT_MESH_DIR)");
       continue;
     }
     INFO(name);
-    Mesh mesh = load_mesh(file);
+    Mesh mesh = load_mesh(*file);
     CHECK(self_intersections(mesh.soup()).size() == crossings);
     // Move one vertex to just beyond the vertex farthest from it: its fan now runs through the
     // mesh and out across the far side.

@@ -2,6 +2,7 @@
 // the real meshes, and a corpus of malformed files each with its expected error.
 #include <trisect/io/load_mesh.hpp>
 
+#include "scenes/mesh_folder.hpp"
 #include "support/scratch_folder.hpp"
 
 #include <catch2/catch.hpp>
@@ -249,8 +250,7 @@ TEST_CASE("truncated and oversized binary files are rejected before allocating",
 }
 
 TEST_CASE("the shared real meshes load with their known triangle counts", "[io]") {
-  const char* configured = std::getenv("TRISECT_MESH_DIR");
-  const fs::path folder = configured ? configured : "../shared/meshes";
+  const fs::path folder = scenes::shared_mesh_folder();
   if (!fs::is_directory(folder)) {
     WARN("no shared meshes at " << folder << "; skipping (set TRISECT_MESH_DIR)");
     return;
