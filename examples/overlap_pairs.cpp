@@ -6,6 +6,8 @@
 //
 // Prints the intersecting pairs (triangle of A, triangle of B), then for each mesh whether it
 // intersects itself. Exact: closed triangles, touching counts.
+#include "example_mesh.hpp"
+
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/overlap.hpp>
 #include <trisect/io/load_mesh.hpp>
@@ -14,16 +16,6 @@
 #include <exception>
 
 namespace {
-
-// A 2 x 2 x 2 cube, outward-facing.
-trisect::Mesh cube() {
-  trisect::Mesh mesh;
-  mesh.positions = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0},
-                    {0, 0, 2}, {2, 0, 2}, {2, 2, 2}, {0, 2, 2}};
-  mesh.indices = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                  1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
-  return mesh;
-}
 
 void report_self(const char* name, const trisect::Bvh& bvh) {
   const std::vector<trisect::TrianglePair> pairs = trisect::self_intersections(bvh);
@@ -39,8 +31,8 @@ void report_self(const char* name, const trisect::Bvh& bvh) {
 int main(int argc, char** argv) {
   try {
     const bool built_in = argc < 3;
-    const trisect::Mesh a = built_in ? cube() : trisect::load_mesh(argv[1]);
-    const trisect::Mesh b = built_in ? cube() : trisect::load_mesh(argv[2]);
+    const trisect::Mesh a = built_in ? example::builtin_cube() : trisect::load_mesh(argv[1]);
+    const trisect::Mesh b = built_in ? example::builtin_cube() : trisect::load_mesh(argv[2]);
     // Rows of R | T: the identity for files, a shift by (1, 1, 1) for the built-in cubes.
     const float shift = built_in ? 1.0f : 0.0f;
     const trisect::Transform b_to_a{{1, 0, 0, shift, 0, 1, 0, shift, 0, 0, 1, shift}};

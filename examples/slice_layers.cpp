@@ -6,6 +6,8 @@
 // Areas are signed, seen from +z: on a closed mesh with outward-facing triangles, outer
 // boundaries count positive and holes negative, so their sum is the cross-section's area.
 #include <trisect/bvh/slice.hpp>
+#include "example_mesh.hpp"
+
 #include <trisect/io/load_mesh.hpp>
 
 #include <cstdio>
@@ -18,10 +20,7 @@ int main(int argc, char** argv) {
     if (argc > 1) {
       mesh = trisect::load_mesh(argv[1]);
     } else {  // a 2 x 2 x 2 cube, outward-facing
-      mesh.positions = {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0},
-                        {0, 0, 2}, {2, 0, 2}, {2, 2, 2}, {0, 2, 2}};
-      mesh.indices = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
-                      1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7};
+      mesh = example::builtin_cube();
     }
     const std::size_t layers = argc > 2 ? std::stoul(argv[2]) : 4;
     const trisect::Vec3 up(0, 0, 1);
