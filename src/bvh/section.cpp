@@ -28,24 +28,59 @@ Vec3 edge_point(const Plane& plane, const Vec3& below, const Vec3& above) {
   return Vec3(point);
 }
 
-EdgeKey edge_key(const Vec3& below, const Vec3& above) {
-  return {position_bits(below.x), position_bits(below.y), position_bits(below.z),
-          position_bits(above.x), position_bits(above.y), position_bits(above.z)};
-}
+// The exact side of a vertex for one plane. For a normal along an axis the other two products
+// are exactly 0 and the product of two floats is exact in double, so one comparison decides
+// what `classify` would; otherwise `classify` (a filtered exact sign).
+class SideTest {
+ public:
+  explicit SideTest(const Plane& plane)
+      : plane_(plane),
+        axis_(single_axis(plane.normal)),
+        scale_(axis_ < 0 ? 0.0 : double(plane.normal[axis_])) {}
 
-std::size_t hash(const EdgeKey& key) {
+  [[nodiscard]] bool below(const Vec3& v) const {
+    if (axis_ >= 0) return scale_ * double(v[axis_]) < double(plane_.d);
+    return classify(plane_, v) == Side::below;
+  }
+
+  [[nodiscard]] const Plane& plane() const { return plane_; }
+
+ private:
+  Plane plane_;
+  int axis_;
+  double scale_;
+};
+
+std::size_t hash(const EdgeEnd& end) {
   std::uint64_t h = 0x9E3779B97F4A7C15ull;
-  for (std::uint32_t word : key) h = (h ^ word) * 0xBF58476D1CE4E5B9ull;
+  for (float c : {end.below.x, end.below.y, end.below.z, end.above.x, end.above.y, end.above.z})
+    h = (h ^ position_bits(c)) * 0xBF58476D1CE4E5B9ull;
   return static_cast<std::size_t>(h ^ (h >> 31));
 }
 
+bool same_edge(const EdgeEnd& a, const EdgeEnd& b) {
+  return a.below == b.below && a.above == b.above;  // float ==: -0 equals 0
+}
+
+// Candidates are ascending ids far apart in memory, so their loads miss the cache; asking for
+// the indices `2 * distance` candidates ahead and for the vertices `distance` ahead overlaps
+// those misses with the work on the current one.
+[[gnu::always_inline]] inline void prefetch_ahead(const TriangleSoup& soup,
+                                                  std::span<const TriangleId> candidates,
+                                                  std::size_t current) {
+  constexpr std::size_t distance = 16;
+  const std::size_t count = candidates.size();
+  if (!soup.indices.empty() && current + 2 * distance < count)
+    __builtin_prefetch(soup.indices.data() + 3 * std::size_t(candidates[current + 2 * distance]));
+  if (current + distance < count) prefetch_vertices(soup, candidates[current + distance]);
+}
+
 // Appends the segment of triangle `id` when it contributes one.
-void add_segment(const TriangleSoup& soup, const Plane& plane, TriangleId id,
+void add_segment(const TriangleSoup& soup, const SideTest& side, TriangleId id,
                  SectionScratch& scratch) {
   const Triangle triangle = soup.triangle(id);
   const Vec3 v[3] = {triangle.a, triangle.b, triangle.c};
-  const bool below[3] = {classify(plane, v[0]) == Side::below, classify(plane, v[1]) == Side::below,
-                         classify(plane, v[2]) == Side::below};
+  const bool below[3] = {side.below(v[0]), side.below(v[1]), side.below(v[2])};
   if (below[0] == below[1] && below[1] == below[2]) return;
   if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0]) return;  // float ==: -0 equals 0
   int falling = 0, rising = 0;
@@ -54,19 +89,14 @@ void add_segment(const TriangleSoup& soup, const Plane& plane, TriangleId id,
     if (!below[k] && below[next]) falling = k;
     if (below[k] && !below[next]) rising = k;
   }
-  const Vec3& fall_above = v[falling];
-  const Vec3& fall_below = v[(falling + 1) % 3];
-  const Vec3& rise_below = v[rising];
-  const Vec3& rise_above = v[(rising + 1) % 3];
-  scratch.segments.push_back(
-      {id, edge_point(plane, fall_below, fall_above), edge_point(plane, rise_below, rise_above)});
-  scratch.keys.push_back(edge_key(fall_below, fall_above));
-  scratch.keys.push_back(edge_key(rise_below, rise_above));
+  scratch.segments.push_back(id);
+  scratch.ends.push_back({v[(falling + 1) % 3], v[falling]});
+  scratch.ends.push_back({v[rising], v[(rising + 1) % 3]});
 }
 
 // Pairs up the segment ends that share an edge which exactly two of them have.
 void join_ends(SectionScratch& scratch) {
-  const std::size_t ends = scratch.keys.size();
+  const std::size_t ends = scratch.ends.size();
   const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(2 * ends, 16));
   scratch.table.assign(capacity, unjoined);
   scratch.partner.assign(ends, unjoined);
@@ -77,8 +107,8 @@ void join_ends(SectionScratch& scratch) {
   first_of.resize(ends);
   count.assign(ends, 0);
   for (std::uint32_t end = 0; end < ends; ++end) {
-    const EdgeKey& key = scratch.keys[end];
-    for (std::size_t slot = hash(key) & (capacity - 1);; slot = (slot + 1) & (capacity - 1)) {
+    const EdgeEnd& edge = scratch.ends[end];
+    for (std::size_t slot = hash(edge) & (capacity - 1);; slot = (slot + 1) & (capacity - 1)) {
       const std::uint32_t first = scratch.table[slot];
       if (first == unjoined) {
         scratch.table[slot] = end;
@@ -86,7 +116,7 @@ void join_ends(SectionScratch& scratch) {
         count[end] = 1;
         break;
       }
-      if (scratch.keys[first] == key) {
+      if (same_edge(scratch.ends[first], edge)) {
         first_of[end] = first;
         if (++count[first] == 2) scratch.partner[first] = end;
         break;
@@ -125,25 +155,32 @@ std::pair<std::uint32_t, std::uint32_t> chain_start(const SectionScratch& scratc
   }
 }
 
-Contour walk_chain(SectionScratch& scratch, std::uint32_t segment, std::uint32_t exit,
-                   bool closed) {
-  Contour contour;
-  contour.closed = closed;
+// The point where end `end`'s edge meets the plane.
+Vec3 end_point(const SectionScratch& scratch, const Plane& plane, std::uint32_t end) {
+  return edge_point(plane, scratch.ends[end].below, scratch.ends[end].above);
+}
+
+// Each segment of the chain gives the point of the end the walk enters it by (its neighbour
+// has the same edge, so the same point), and an open chain's last segment its exit point too.
+Contour walk_chain(SectionScratch& scratch, const Plane& plane, std::uint32_t segment,
+                   std::uint32_t exit, bool closed) {
+  scratch.points.clear();
+  scratch.triangles.clear();
   const std::uint32_t first = segment;
   while (true) {
-    scratch.visited[segment] = true;
-    const Segment& s = scratch.segments[segment];
-    contour.points.push_back(exit == 1 ? s.from : s.to);
-    contour.triangles.push_back(s.triangle);
+    scratch.visited[segment] = 1;
+    scratch.points.push_back(end_point(scratch, plane, 2 * segment + 1 - exit));
+    scratch.triangles.push_back(scratch.segments[segment]);
     const std::uint32_t next = scratch.partner[2 * segment + exit];
     if (next == unjoined) {
-      contour.points.push_back(exit == 1 ? s.to : s.from);
-      return contour;
+      scratch.points.push_back(end_point(scratch, plane, 2 * segment + exit));
+      break;
     }
     segment = next / 2;
     exit = 1 - next % 2;
-    if (segment == first) return contour;
+    if (segment == first) break;
   }
+  return Contour{closed, scratch.points, scratch.triangles};
 }
 
 // Length, and for closed contours the signed area seen from the side `normal` points to
@@ -167,23 +204,32 @@ void measure(Contour& contour, const Vec3& normal) {
 
 }  // namespace
 
+int single_axis(const Vec3& normal) noexcept {
+  const int zeros = int(normal.x == 0) + int(normal.y == 0) + int(normal.z == 0);
+  if (zeros != 2) return -1;
+  return normal.x != 0 ? 0 : normal.y != 0 ? 1 : 2;
+}
+
 Section cut_section(const TriangleSoup& soup, const Vec3& normal, float d,
                     std::span<const TriangleId> candidates, SectionScratch& scratch,
                     SliceStats& stats) {
-  const Plane plane{normal, d};
+  const SideTest side(Plane{normal, d});
   scratch.segments.clear();
-  scratch.keys.clear();
-  for (TriangleId id : candidates) add_segment(soup, plane, id, scratch);
+  scratch.ends.clear();
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    prefetch_ahead(soup, candidates, i);
+    add_segment(soup, side, candidates[i], scratch);
+  }
   join_ends(scratch);
 
   Section section{d, {}};
   const auto segments = static_cast<std::uint32_t>(scratch.segments.size());
-  scratch.visited.assign(segments, false);
+  scratch.visited.assign(segments, 0);
   for (std::uint32_t segment = 0; segment < segments; ++segment) {
     if (scratch.visited[segment]) continue;
     bool closed = false;
     const auto [start, exit] = chain_start(scratch, segment, closed);
-    section.contours.push_back(walk_chain(scratch, start, exit, closed));
+    section.contours.push_back(walk_chain(scratch, side.plane(), start, exit, closed));
     measure(section.contours.back(), normal);
   }
   stats.candidates += candidates.size();

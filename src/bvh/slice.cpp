@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 
 namespace trisect {
@@ -27,23 +28,29 @@ class PlaneLocator {
       scale_ = double(sorted.size() - 1) / (double(sorted.back()) - double(sorted.front()));
   }
 
-  // The index of the first plane with offset >= value (planes_.size() when none).
-  [[nodiscard]] std::size_t first_at_or_above(double value) const {
+  // The index of the first plane with offset > value (planes_.size() when none).
+  [[nodiscard]] std::size_t first_above(double value) const {
     const std::size_t count = planes_.size();
     const double guess = (value - double(planes_.front())) * scale_;
     std::size_t i = guess <= 0 ? 0 : guess >= double(count) ? count : std::size_t(guess);
     for (int step = 0; step < 4; ++step) {
-      if (i > 0 && double(planes_[i - 1]) >= value) {
+      if (i > 0 && double(planes_[i - 1]) > value) {
         --i;
-      } else if (i < count && double(planes_[i]) < value) {
+      } else if (i < count && double(planes_[i]) <= value) {
         ++i;
       } else {
         return i;
       }
     }
-    return std::size_t(std::lower_bound(planes_.begin(), planes_.end(), value,
-                                        [](float plane, double v) { return double(plane) < v; }) -
+    return std::size_t(std::upper_bound(planes_.begin(), planes_.end(), value,
+                                        [](double v, float plane) { return v < double(plane); }) -
                        planes_.begin());
+  }
+
+  // The same, knowing that no plane before `from` has offset > value.
+  [[nodiscard]] std::size_t first_above(double value, std::size_t from) const {
+    while (from < planes_.size() && double(planes_[from]) <= value) ++from;
+    return from;
   }
 
  private:
@@ -51,29 +58,64 @@ class PlaneLocator {
   double scale_ = 0;
 };
 
-// The range of planes [first, last) a triangle may contribute to: those with offsets in
-// (min n·v, max n·v], widened by the rounding error of n·v in double (the products of floats
-// are exact; the two sums err by at most 2u times the sum of the terms' magnitudes).
+// The range of planes [first, last) a triangle may contribute to.
 struct PlaneRange {
-  std::uint32_t first = 0;
-  std::uint32_t last = 0;
+  std::uint32_t first;
+  std::uint32_t last;
 };
 
-PlaneRange planes_spanned(const Triangle& triangle, const glm::dvec3& normal,
-                          const glm::dvec3& abs_normal, const PlaneLocator& locator) {
-  double low = std::numeric_limits<double>::infinity(), high = -low, magnitude = 0;
-  for (const Vec3& v : {triangle.a, triangle.b, triangle.c}) {
-    const glm::dvec3 p(v);
-    const double h = normal.x * p.x + normal.y * p.y + normal.z * p.z;
-    low = std::min(low, h);
-    high = std::max(high, h);
-    magnitude = std::max(magnitude, glm::dot(abs_normal, glm::abs(p)));
+// Each triangle's range: the planes with offsets in (min n·v, max n·v]. For a normal along an
+// axis n·v is one product of floats, exact in double; otherwise the products are exact and
+// the two sums err by at most 2u times the sum of the terms' magnitudes, so the extent is
+// widened by twice 3u times that sum. Also checks what `validate(soup)` checks per triangle
+// (indices in range, finite coordinates), since this pass reads every triangle anyway.
+class RangeFinder {
+ public:
+  RangeFinder(const TriangleSoup& soup, const Vec3& normal, std::span<const float> planes)
+      : soup_(soup),
+        locator_(planes),
+        normal_(normal),
+        abs_normal_(glm::abs(normal_)),
+        axis_(detail::single_axis(normal)) {}
+
+  // False, with an empty range, for a triangle that `validate(soup)` rejects.
+  [[nodiscard]] bool range_of(std::size_t t, PlaneRange& range) const {
+    range = {0, 0};
+    if (!corners_in_range(t)) return false;
+    const Triangle triangle = soup_.triangle(t);
+    if (!is_finite(triangle.a) || !is_finite(triangle.b) || !is_finite(triangle.c)) return false;
+    double low = std::numeric_limits<double>::infinity(), high = -low, magnitude = 0;
+    for (const Vec3& v : {triangle.a, triangle.b, triangle.c}) {
+      const double h = axis_ >= 0 ? normal_[axis_] * double(v[axis_]) : along_normal(v, magnitude);
+      low = std::min(low, h);
+      high = std::max(high, h);
+    }
+    const double widen = 6 * exact::unit_roundoff * magnitude;  // 0 along an axis
+    const std::size_t first = locator_.first_above(low - widen);
+    range = {std::uint32_t(first), std::uint32_t(locator_.first_above(high + widen, first))};
+    return true;
   }
-  const double error = 3 * exact::unit_roundoff * magnitude;
-  const std::size_t first = locator.first_at_or_above(low - error);
-  const std::size_t last = locator.first_at_or_above(high + error + error);
-  return {std::uint32_t(first), std::uint32_t(std::max(first, last))};
-}
+
+ private:
+  [[nodiscard]] bool corners_in_range(std::size_t t) const {
+    if (soup_.indices.empty()) return true;
+    const std::size_t positions = soup_.positions.size();
+    return soup_.indices[3 * t] < positions && soup_.indices[3 * t + 1] < positions &&
+           soup_.indices[3 * t + 2] < positions;
+  }
+
+  // n·v in double, and `magnitude` raised to the sum of the terms' magnitudes.
+  [[nodiscard]] double along_normal(const Vec3& v, double& magnitude) const {
+    const glm::dvec3 p(v);
+    magnitude = std::max(magnitude, glm::dot(abs_normal_, glm::abs(p)));
+    return normal_.x * p.x + normal_.y * p.y + normal_.z * p.z;
+  }
+
+  const TriangleSoup& soup_;
+  PlaneLocator locator_;
+  glm::dvec3 normal_, abs_normal_;
+  int axis_;
+};
 
 // Triangle ids per plane, ascending: buckets[offsets[i] .. offsets[i + 1]) for plane i. One
 // pass over the triangles in parallel chunks; each chunk writes its own ascending run of every
@@ -87,38 +129,55 @@ struct Buckets {
   }
 };
 
-Buckets bucket_triangles(const TriangleSoup& soup, const Vec3& normal,
-                         std::span<const float> planes) {
-  const std::size_t triangles = soup.size(), plane_count = planes.size();
-  const PlaneLocator locator(planes);
-  const glm::dvec3 n(normal), abs_n = glm::abs(n);
-  std::vector<PlaneRange> ranges(triangles);
-  // Chunks: enough for two threads to balance, few enough that per-chunk counts stay small.
-  const std::size_t chunk_count = std::clamp<std::size_t>(
-      std::min(triangles / 4096, (std::size_t(1) << 24) / (plane_count + 1)), 1, 64);
-  const std::size_t chunk_size = (triangles + chunk_count - 1) / chunk_count;
-  std::vector<std::size_t> counts(chunk_count * plane_count, 0);  // [chunk][plane]
-  tbb::parallel_for(std::size_t(0), chunk_count, [&](std::size_t chunk) {
-    std::size_t* count = counts.data() + chunk * plane_count;
-    const std::size_t end = std::min(triangles, (chunk + 1) * chunk_size);
-    for (std::size_t t = chunk * chunk_size; t < end; ++t) {
-      ranges[t] = planes_spanned(soup.triangle(t), n, abs_n, locator);
-      for (std::uint32_t p = ranges[t].first; p < ranges[t].last; ++p) ++count[p];
-    }
-  });
-  Buckets buckets;
+// Chunks: enough for two threads to balance, few enough that per-chunk counts stay small.
+std::size_t chunk_count_for(std::size_t triangles, std::size_t planes) {
+  return std::clamp<std::size_t>(std::min(triangles / 4096, (std::size_t(1) << 24) / (planes + 1)),
+                                 1, 64);
+}
+
+// Turns counts[chunk][plane] into each chunk's write position in its bucket; sets offsets.
+void count_to_positions(std::vector<std::size_t>& counts, std::size_t chunk_count,
+                        Buckets& buckets) {
+  const std::size_t plane_count = counts.size() / chunk_count;
   buckets.offsets.assign(plane_count + 1, 0);
   std::size_t total = 0;
   for (std::size_t p = 0; p < plane_count; ++p) {
     buckets.offsets[p] = total;
     for (std::size_t chunk = 0; chunk < chunk_count; ++chunk) {
       const std::size_t count = counts[chunk * plane_count + p];
-      counts[chunk * plane_count + p] = total;  // now the chunk's write position
+      counts[chunk * plane_count + p] = total;
       total += count;
     }
   }
   buckets.offsets[plane_count] = total;
-  buckets.ids.resize(total);
+}
+
+// Throws `InvalidInput` as `validate(soup)` does when a triangle is invalid. The triangles
+// are read in order, but the vertices of an indexed soup are not: asked for ahead.
+constexpr std::size_t prefetch_distance = 16;
+
+Buckets bucket_triangles(const TriangleSoup& soup, const Vec3& normal,
+                         std::span<const float> planes) {
+  const std::size_t triangles = soup.size(), plane_count = planes.size();
+  const RangeFinder finder(soup, normal, planes);
+  const auto ranges = std::make_unique_for_overwrite<PlaneRange[]>(triangles);
+  const std::size_t chunk_count = chunk_count_for(triangles, plane_count);
+  const std::size_t chunk_size = (triangles + chunk_count - 1) / chunk_count;
+  std::vector<std::size_t> counts(chunk_count * plane_count, 0);  // [chunk][plane]
+  std::vector<std::uint8_t> invalid(chunk_count, 0);
+  tbb::parallel_for(std::size_t(0), chunk_count, [&](std::size_t chunk) {
+    std::size_t* count = counts.data() + chunk * plane_count;
+    const std::size_t end = std::min(triangles, (chunk + 1) * chunk_size);
+    for (std::size_t t = chunk * chunk_size; t < end; ++t) {
+      if (t + prefetch_distance < end) detail::prefetch_vertices(soup, t + prefetch_distance);
+      if (!finder.range_of(t, ranges[t])) invalid[chunk] = 1;
+      for (std::uint32_t p = ranges[t].first; p < ranges[t].last; ++p) ++count[p];
+    }
+  });
+  if (std::ranges::find(invalid, 1) != invalid.end()) validate(soup);  // throws, naming it
+  Buckets buckets;
+  count_to_positions(counts, chunk_count, buckets);
+  buckets.ids.resize(buckets.offsets.back());
   tbb::parallel_for(std::size_t(0), chunk_count, [&](std::size_t chunk) {
     std::size_t* position = counts.data() + chunk * plane_count;
     const std::size_t end = std::min(triangles, (chunk + 1) * chunk_size);
@@ -129,24 +188,38 @@ Buckets bucket_triangles(const TriangleSoup& soup, const Vec3& normal,
   return buckets;
 }
 
-void validate_slice(const TriangleSoup& soup, const Vec3& normal, std::span<const float> offsets,
-                    const SliceOptions& options) {
-  validate(soup);
-  if (!is_finite(normal)) throw InvalidInput("slice: the normal is not finite");
-  if (normal == Vec3(0.0f)) throw InvalidInput("slice: the normal is zero");
+// The soup's array lengths are valid (as `validate(soup)` checks them).
+bool soup_shape_is_valid(const TriangleSoup& soup) {
+  const std::size_t length = soup.indices.empty() ? soup.positions.size() : soup.indices.size();
+  return length % 3 == 0 && soup.size() < std::numeric_limits<TriangleId>::max();
+}
+
+// Checks the normal, the offsets and the BVH; when one is invalid, a problem of the soup's
+// is reported instead (as `validate(soup)` first would).
+void validate_arguments(const TriangleSoup& soup, const Vec3& normal,
+                        std::span<const float> offsets, const SliceOptions& options) {
+  const auto reject = [&](const std::string& message) {
+    validate(soup);
+    throw InvalidInput(message);
+  };
+  if (!is_finite(normal)) reject("slice: the normal is not finite");
+  if (normal == Vec3(0.0f)) reject("slice: the normal is zero");
   for (std::size_t i = 0; i < offsets.size(); ++i)
-    if (!std::isfinite(offsets[i]))
-      throw InvalidInput("slice: offset " + std::to_string(i) + " is not finite");
+    if (!std::isfinite(offsets[i])) reject("slice: offset " + std::to_string(i) + " is not finite");
   if (options.bvh != nullptr && options.bvh->size() != soup.size())
-    throw InvalidInput("slice: the BVH holds " + std::to_string(options.bvh->size()) +
-                       " triangles, the soup " + std::to_string(soup.size()));
+    reject("slice: the BVH holds " + std::to_string(options.bvh->size()) + " triangles, the soup " +
+           std::to_string(soup.size()));
+}
+
+bool uses_bvh(const SliceOptions& options, std::size_t plane_count) {
+  return options.bvh != nullptr && plane_count <= options.bvh_plane_limit;
 }
 
 std::vector<Section> slice_distinct(const TriangleSoup& soup, const Vec3& normal,
                                     std::span<const float> planes, const SliceOptions& options,
                                     SliceStats& stats) {
   if (planes.empty()) return {};
-  const bool use_bvh = options.bvh != nullptr && planes.size() <= options.bvh_plane_limit;
+  const bool use_bvh = uses_bvh(options, planes.size());
   stats.path = use_bvh ? SlicePath::bvh : SlicePath::sweep;
   Buckets buckets;
   if (!use_bvh) buckets = bucket_triangles(soup, normal, planes);
@@ -173,11 +246,14 @@ std::vector<Section> slice_distinct(const TriangleSoup& soup, const Vec3& normal
 std::vector<Section> slice(const TriangleSoup& soup, const Vec3& normal,
                            std::span<const float> offsets, const SliceOptions& options,
                            SliceStats* stats) {
-  validate_slice(soup, normal, offsets, options);
+  validate_arguments(soup, normal, offsets, options);
   std::vector<float> planes(offsets.begin(), offsets.end());
   for (float& plane : planes) plane += 0.0f;  // -0 is 0: one plane
   std::sort(planes.begin(), planes.end());
   planes.erase(std::unique(planes.begin(), planes.end()), planes.end());
+  // The sweep checks the triangles in its pass (`bucket_triangles`), once it knows the shape.
+  const bool sweep = !planes.empty() && !uses_bvh(options, planes.size());
+  if (!sweep || !soup_shape_is_valid(soup)) validate(soup);
 
   SliceStats local;
   std::vector<Section> distinct;

@@ -384,6 +384,35 @@ TEST_CASE("slice: invalid input is refused with a message") {
   CHECK(slice(cube.soup(), Vec3(0, 0, 1), std::span<const float>{}).empty());
 }
 
+TEST_CASE("slice: an invalid soup is refused as validate refuses it, before other problems") {
+  const float good[] = {0.5f};
+  const auto message_of = [](const auto& call) -> std::string {
+    try {
+      call();
+    } catch (const InvalidInput& error) {
+      return error.what();
+    }
+    return "no error";
+  };
+  IndexedMesh nan_vertex = box(1, 1, 1), bad_index = box(1, 1, 1), short_indices = box(1, 1, 1);
+  nan_vertex.positions[5].y = std::nanf("");
+  bad_index.indices[7] = 1000;
+  short_indices.indices.pop_back();
+  for (const IndexedMesh* mesh : {&nan_vertex, &bad_index, &short_indices}) {
+    const TriangleSoup soup = mesh->soup();
+    const std::string expected = message_of([&] { validate(soup); });
+    CHECK(expected != "no error");
+    CHECK(message_of([&] { (void)slice(soup, Vec3(0, 0, 1), good); }) == expected);
+    CHECK(message_of([&] { (void)slice(soup, Vec3(0.3f, 0.5f, 0.8f), good); }) == expected);
+    CHECK(message_of([&] { (void)slice(soup, Vec3(0), good); }) == expected);
+    CHECK(message_of([&] { (void)slice(soup, Vec3(0, 0, 1), std::span<const float>{}); }) ==
+          expected);
+  }
+  const std::vector<Vec3> stl_nan{{0, 0, 0}, {1, 0, 1}, {0, 1, INFINITY}};
+  CHECK_THROWS_WITH(slice(TriangleSoup{stl_nan}, Vec3(0, 0, 1), good),
+                    Catch::Contains("triangle 0"));
+}
+
 TEST_CASE("slice: layer and step offsets sit at layer centres inside the extent") {
   CHECK(layer_offsets(Extent{0, 1}, 4) == std::vector<float>{0.125f, 0.375f, 0.625f, 0.875f});
   CHECK(step_offsets(Extent{0, 1}, 0.25f) == std::vector<float>{0.125f, 0.375f, 0.625f, 0.875f});
