@@ -14,23 +14,11 @@ namespace {
 
 using DVec3 = glm::dvec3;
 
-// Where the edge from `below` (n·below < d) to `above` (n·above >= d) meets the plane, from the
-// two vertices alone, so that every triangle with the edge gets the same bits. The side values
-// are accurate to a relative 2^-26 even for edges nearly parallel to the plane (they come from
-// exact arithmetic where the double fast path cannot promise that), and they have opposite
-// signs, so the parameter t = s_below / (s_below - s_above) suffers no cancellation.
-Vec3 edge_point(const Plane& plane, const Vec3& below, const Vec3& above) {
-  const double s_above = plane_offset(plane, above);
-  if (s_above == 0) return above;  // a vertex on the plane is its own point, exactly
-  const double s_below = plane_offset(plane, below);
-  const double t = s_below / (s_below - s_above);
-  const DVec3 point = DVec3(below) + t * (DVec3(above) - DVec3(below));
-  return Vec3(point);
-}
-
-// The exact side of a vertex for one plane. For a normal along an axis the other two products
-// are exactly 0 and the product of two floats is exact in double, so one comparison decides
-// what `classify` would; otherwise `classify` (a filtered exact sign).
+// The exact side of a vertex for one plane, and its offset from the plane as `plane_offset`
+// gives it. For a normal along an axis the other two products are exactly 0 and the product of
+// two floats is exact in double, so one comparison decides what `classify` would, and the
+// offset is what `plane_offset`'s fast path computes (the same value, magnitude and bound,
+// with the same fallback); otherwise `classify` (a filtered exact sign) and `plane_offset`.
 class SideTest {
  public:
   explicit SideTest(const Plane& plane)
@@ -43,13 +31,35 @@ class SideTest {
     return classify(plane_, v) == Side::below;
   }
 
-  [[nodiscard]] const Plane& plane() const { return plane_; }
+  // n·v - d to within a relative 2^-26, bit for bit as `plane_offset` gives it.
+  [[nodiscard]] double offset(const Vec3& v) const {
+    if (axis_ < 0) return plane_offset(plane_, v);
+    const double product = scale_ * double(v[axis_]), d = plane_.d;
+    const double value = product - d, magnitude = std::fabs(product) + std::fabs(d);
+    if (std::fabs(value) > 0x1p26 * (6 * exact::unit_roundoff * magnitude)) [[likely]]
+      return value;
+    return plane_offset(plane_, v);
+  }
 
  private:
   Plane plane_;
   int axis_;
   double scale_;
 };
+
+// Where the edge from `below` (n·below < d) to `above` (n·above >= d) meets the plane, from the
+// two vertices alone, so that every triangle with the edge gets the same bits. The side values
+// are accurate to a relative 2^-26 even for edges nearly parallel to the plane (they come from
+// exact arithmetic where the double fast path cannot promise that), and they have opposite
+// signs, so the parameter t = s_below / (s_below - s_above) suffers no cancellation.
+Vec3 edge_point(const SideTest& side, const Vec3& below, const Vec3& above) {
+  const double s_above = side.offset(above);
+  if (s_above == 0) return above;  // a vertex on the plane is its own point, exactly
+  const double s_below = side.offset(below);
+  const double t = s_below / (s_below - s_above);
+  const DVec3 point = DVec3(below) + t * (DVec3(above) - DVec3(below));
+  return Vec3(point);
+}
 
 std::size_t hash(const EdgeEnd& end) {
   std::uint64_t h = 0x9E3779B97F4A7C15ull;
@@ -94,43 +104,42 @@ void add_segment(const TriangleSoup& soup, const SideTest& side, TriangleId id,
   scratch.ends.push_back({v[rising], v[(rising + 1) % 3]});
 }
 
-// Pairs up the segment ends that share an edge which exactly two of them have.
+// The first end of an edge with three or more ends (in `partner` only while joining).
+constexpr std::uint32_t crowded = unjoined - 1;
+
+// Pairs up the segment ends that share an edge which exactly two of them have. The table holds
+// each edge's first end; its partner is the second end until a third one comes, which marks
+// the edge crowded and unjoins them all.
 void join_ends(SectionScratch& scratch) {
   const std::size_t ends = scratch.ends.size();
-  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(2 * ends, 16));
+  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(ends, 16));
   scratch.table.assign(capacity, unjoined);
   scratch.partner.assign(ends, unjoined);
-  // The first end of each edge counts the ends with that edge and keeps the second one in
-  // `partner` until the counts are known.
-  std::vector<std::uint32_t>& first_of = scratch.first_end;
-  std::vector<std::uint32_t>& count = scratch.edge_ends;
-  first_of.resize(ends);
-  count.assign(ends, 0);
+  scratch.crowded.clear();
+  std::vector<std::uint32_t>& partner = scratch.partner;
   for (std::uint32_t end = 0; end < ends; ++end) {
     const EdgeEnd& edge = scratch.ends[end];
     for (std::size_t slot = hash(edge) & (capacity - 1);; slot = (slot + 1) & (capacity - 1)) {
       const std::uint32_t first = scratch.table[slot];
       if (first == unjoined) {
         scratch.table[slot] = end;
-        first_of[end] = end;
-        count[end] = 1;
         break;
       }
       if (same_edge(scratch.ends[first], edge)) {
-        first_of[end] = first;
-        if (++count[first] == 2) scratch.partner[first] = end;
+        const std::uint32_t second = partner[first];
+        if (second == unjoined) {
+          partner[first] = end;
+          partner[end] = first;
+        } else if (second != crowded) {
+          partner[second] = unjoined;
+          partner[first] = crowded;
+          scratch.crowded.push_back(first);
+        }
         break;
       }
     }
   }
-  for (std::uint32_t end = 0; end < ends; ++end) {
-    const std::uint32_t first = first_of[end];
-    if (count[first] != 2) {
-      scratch.partner[end] = unjoined;
-    } else if (first != end) {
-      scratch.partner[end] = first;
-    }
-  }
+  for (std::uint32_t first : scratch.crowded) partner[first] = unjoined;
 }
 
 // Walks the chain containing segment `start`: returns the segment and the end the walk
@@ -156,24 +165,24 @@ std::pair<std::uint32_t, std::uint32_t> chain_start(const SectionScratch& scratc
 }
 
 // The point where end `end`'s edge meets the plane.
-Vec3 end_point(const SectionScratch& scratch, const Plane& plane, std::uint32_t end) {
-  return edge_point(plane, scratch.ends[end].below, scratch.ends[end].above);
+Vec3 end_point(const SectionScratch& scratch, const SideTest& side, std::uint32_t end) {
+  return edge_point(side, scratch.ends[end].below, scratch.ends[end].above);
 }
 
 // Each segment of the chain gives the point of the end the walk enters it by (its neighbour
 // has the same edge, so the same point), and an open chain's last segment its exit point too.
-Contour walk_chain(SectionScratch& scratch, const Plane& plane, std::uint32_t segment,
+Contour walk_chain(SectionScratch& scratch, const SideTest& side, std::uint32_t segment,
                    std::uint32_t exit, bool closed) {
   scratch.points.clear();
   scratch.triangles.clear();
   const std::uint32_t first = segment;
   while (true) {
     scratch.visited[segment] = 1;
-    scratch.points.push_back(end_point(scratch, plane, 2 * segment + 1 - exit));
+    scratch.points.push_back(end_point(scratch, side, 2 * segment + 1 - exit));
     scratch.triangles.push_back(scratch.segments[segment]);
     const std::uint32_t next = scratch.partner[2 * segment + exit];
     if (next == unjoined) {
-      scratch.points.push_back(end_point(scratch, plane, 2 * segment + exit));
+      scratch.points.push_back(end_point(scratch, side, 2 * segment + exit));
       break;
     }
     segment = next / 2;
@@ -229,7 +238,7 @@ Section cut_section(const TriangleSoup& soup, const Vec3& normal, float d,
     if (scratch.visited[segment]) continue;
     bool closed = false;
     const auto [start, exit] = chain_start(scratch, segment, closed);
-    section.contours.push_back(walk_chain(scratch, side.plane(), start, exit, closed));
+    section.contours.push_back(walk_chain(scratch, side, start, exit, closed));
     measure(section.contours.back(), normal);
   }
   stats.candidates += candidates.size();

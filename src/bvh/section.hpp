@@ -20,15 +20,14 @@ struct EdgeEnd {
 // Reusable buffers for one thread's sections. Segment s has ends 2s (its falling edge, where
 // it starts) and 2s + 1 (its rising edge, where it ends).
 struct SectionScratch {
-  std::vector<TriangleId> segments;      // per segment: its triangle
-  std::vector<EdgeEnd> ends;             // 2 per segment
-  std::vector<std::uint32_t> partner;    // per end: the joined end, or `unjoined`
-  std::vector<std::uint32_t> table;      // hash slots: the first end with an edge, or `unjoined`
-  std::vector<std::uint32_t> first_end;  // per end: the first end with the same edge
-  std::vector<std::uint32_t> edge_ends;  // per first end: the ends with its edge
-  std::vector<std::uint8_t> visited;     // per segment
-  std::vector<Vec3> points;              // the contour being walked
-  std::vector<TriangleId> triangles;     // the contour being walked
+  std::vector<TriangleId> segments;    // per segment: its triangle
+  std::vector<EdgeEnd> ends;           // 2 per segment
+  std::vector<std::uint32_t> partner;  // per end: the joined end, or `unjoined`
+  std::vector<std::uint32_t> table;    // hash slots: the first end with an edge, or `unjoined`
+  std::vector<std::uint32_t> crowded;  // first ends of edges with three or more ends
+  std::vector<std::uint8_t> visited;   // per segment
+  std::vector<Vec3> points;            // the contour being walked
+  std::vector<TriangleId> triangles;   // the contour being walked
 };
 
 inline constexpr std::uint32_t unjoined = 0xFFFFFFFFu;
