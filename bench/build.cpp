@@ -74,7 +74,10 @@ const bench::embree::BuilderCost& builder_cost(const std::string& scene_name,
 const bench::embree::MeshBuffers& buffers(const std::string& scene_name) {
   static std::map<std::string, std::unique_ptr<const bench::embree::MeshBuffers>> cache;
   auto& slot = cache[scene_name];
-  if (!slot) slot = std::make_unique<const bench::embree::MeshBuffers>(bench::scene(scene_name));
+  if (!slot) {
+    const bench::Scene& scene = bench::scene(scene_name);
+    slot = std::make_unique<const bench::embree::MeshBuffers>(scene.positions, scene.indices);
+  }
   return *slot;
 }
 

@@ -8,6 +8,7 @@
 // largest N of all live devices (a tbb::global_control), which also caps trisect's TBB work.
 // So a benchmark that times Embree at N threads holds exactly one device, made for it and
 // released when it ends; the query benchmarks share one threads=1 device for the whole run.
+#include "embree_peer/embree_peer.hpp"
 #include "scenes.hpp"
 
 #include <embree3/rtcore.h>
@@ -26,86 +27,13 @@
 
 namespace bench::embree {
 
-inline void on_error(void*, RTCError code, const char* message) {
-  std::fprintf(stderr, "embree error %d: %s\n", static_cast<int>(code),
-               message != nullptr ? message : "");
-  std::abort();
-}
-
-/// An Embree device, "threads=N" (0: Embree's default, all threads).
-class Device {
- public:
-  explicit Device(unsigned threads) {
-    const std::string config = threads == 0 ? "" : "threads=" + std::to_string(threads);
-    device_ = rtcNewDevice(config.c_str());
-    if (device_ == nullptr) on_error(nullptr, rtcGetDeviceError(nullptr), "rtcNewDevice failed");
-    rtcSetDeviceErrorFunction(device_, on_error, nullptr);
-  }
-  Device(const Device&) = delete;
-  Device& operator=(const Device&) = delete;
-  ~Device() { rtcReleaseDevice(device_); }
-  [[nodiscard]] RTCDevice get() const { return device_; }
-
- private:
-  RTCDevice device_ = nullptr;
-};
-
-/// A committed scene, released with this object.
-class SceneHandle {
- public:
-  SceneHandle() = default;
-  explicit SceneHandle(RTCScene scene) : scene_(scene) {}
-  SceneHandle(SceneHandle&& other) noexcept : scene_(std::exchange(other.scene_, nullptr)) {}
-  SceneHandle& operator=(SceneHandle&& other) noexcept {
-    std::swap(scene_, other.scene_);
-    return *this;
-  }
-  ~SceneHandle() {
-    if (scene_ != nullptr) rtcReleaseScene(scene_);
-  }
-  [[nodiscard]] RTCScene get() const { return scene_; }
-
- private:
-  RTCScene scene_ = nullptr;
-};
-
-/// The scene's vertices and indices laid out for shared Embree buffers: float3 vertices with
-/// the 16 bytes of padding Embree reads past the last one.
-struct MeshBuffers {
-  std::vector<float> vertices;
-  std::vector<std::uint32_t> indices;
-  std::size_t vertex_count = 0;
-  std::size_t triangle_count = 0;
-
-  explicit MeshBuffers(const Scene& scene)
-      : indices(scene.indices), vertex_count(scene.positions.size()), triangle_count(scene.size()) {
-    vertices.reserve(3 * vertex_count + 4);
-    for (const Vec3& p : scene.positions) vertices.insert(vertices.end(), {p.x, p.y, p.z});
-    vertices.insert(vertices.end(), {0.0f, 0.0f, 0.0f, 0.0f});
-    indices.insert(indices.end(), {0u, 0u, 0u});  // padding as well
-  }
-};
-
-/// Builds a triangle scene over `mesh` (shared buffers, nothing copied before the build).
-inline SceneHandle triangle_scene(RTCDevice device, const MeshBuffers& mesh,
-                                  RTCBuildQuality quality,
-                                  RTCSceneFlags flags = RTC_SCENE_FLAG_NONE) {
-  RTCScene scene = rtcNewScene(device);
-  rtcSetSceneFlags(scene, flags);
-  rtcSetSceneBuildQuality(scene, quality);
-  RTCGeometry geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
-  rtcSetSharedGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                             mesh.vertices.data(), 0, 3 * sizeof(float), mesh.vertex_count);
-  rtcSetSharedGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                             mesh.indices.data(), 0, 3 * sizeof(std::uint32_t),
-                             mesh.triangle_count);
-  rtcSetGeometryBuildQuality(geometry, quality);
-  rtcCommitGeometry(geometry);
-  rtcAttachGeometry(scene, geometry);
-  rtcReleaseGeometry(geometry);
-  rtcCommitScene(scene);
-  return SceneHandle(scene);
-}
+// Devices, scenes and buffers come from the one Embree wrapper (src/embree_peer).
+using trisect::embree::Device;
+using trisect::embree::MeshBuffers;
+using trisect::embree::SceneHandle;
+using trisect::embree::to_bounds;
+using trisect::embree::triangle_scene;
+using trisect::embree::user_box_scene;
 
 namespace detail {
 // Bytes the device holds: Embree reports every allocation (positive) and release (negative)
@@ -128,41 +56,6 @@ inline std::int64_t triangle_scene_bytes(RTCDevice device, const MeshBuffers& me
   const std::int64_t kept = detail::device_bytes;
   rtcSetDeviceMemoryMonitorFunction(device, nullptr, nullptr);
   return kept;
-}
-
-inline RTCBounds to_bounds(const trisect::Aabb& box) {
-  RTCBounds bounds{};
-  bounds.lower_x = box.min.x;
-  bounds.lower_y = box.min.y;
-  bounds.lower_z = box.min.z;
-  bounds.upper_x = box.max.x;
-  bounds.upper_y = box.max.y;
-  bounds.upper_z = box.max.z;
-  return bounds;
-}
-
-namespace detail {
-inline void user_bounds(const RTCBoundsFunctionArguments* args) {
-  const auto* boxes = static_cast<const RTCBounds*>(args->geometryUserPtr);
-  *args->bounds_o = boxes[args->primID];
-}
-}  // namespace detail
-
-/// A scene of one user geometry whose primitive i is the box `boxes[i]` (for rtcCollide). The
-/// boxes must outlive the scene.
-inline SceneHandle user_box_scene(RTCDevice device, const std::vector<RTCBounds>& boxes,
-                                  RTCBuildQuality quality = RTC_BUILD_QUALITY_MEDIUM) {
-  RTCScene scene = rtcNewScene(device);
-  rtcSetSceneBuildQuality(scene, quality);
-  RTCGeometry geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_USER);
-  rtcSetGeometryUserPrimitiveCount(geometry, static_cast<unsigned>(boxes.size()));
-  rtcSetGeometryUserData(geometry, const_cast<RTCBounds*>(boxes.data()));
-  rtcSetGeometryBoundsFunction(geometry, detail::user_bounds, nullptr);
-  rtcCommitGeometry(geometry);
-  rtcAttachGeometry(scene, geometry);
-  rtcReleaseGeometry(geometry);
-  rtcCommitScene(scene);
-  return SceneHandle(scene);
 }
 
 /// The boxes of the scene's triangles.
@@ -195,8 +88,10 @@ struct BuildNode {
 };
 
 inline void* create_node(RTCThreadLocalAllocator allocator, unsigned child_count, void*) {
-  if (child_count < 1 || child_count > max_children)
-    on_error(nullptr, RTC_ERROR_UNKNOWN, "expected 1 to 8 children");
+  if (child_count < 1 || child_count > max_children) {
+    std::fprintf(stderr, "embree error: expected 1 to 8 children\n");
+    std::abort();
+  }
   void* memory = rtcThreadLocalAlloc(allocator, sizeof(BuildNode), 16);
   auto* node = new (memory) BuildNode();
   node->count = child_count;
@@ -299,7 +194,10 @@ inline RTCDevice single_thread_device() {
 inline const MeshBuffers& mesh_buffers(const std::string& name) {
   static std::map<std::string, std::unique_ptr<const MeshBuffers>> cache;
   auto& slot = cache[name];
-  if (!slot) slot = std::make_unique<const MeshBuffers>(bench::scene(name));
+  if (!slot) {
+    const Scene& scene = bench::scene(name);
+    slot = std::make_unique<const MeshBuffers>(scene.positions, scene.indices);
+  }
   return *slot;
 }
 

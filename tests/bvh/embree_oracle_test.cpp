@@ -13,6 +13,8 @@
 #include <trisect/geometry/sphere_triangle.hpp>
 #include <trisect/geometry/triangle_triangle.hpp>
 
+#include "embree_peer/embree_peer.hpp"
+
 #include <embree3/rtcore.h>
 #include <catch2/catch.hpp>
 #include <glm/geometric.hpp>
@@ -25,18 +27,9 @@
 namespace trisect::test {
 namespace {
 
-struct DeviceDeleter {
-  void operator()(RTCDevice device) const { rtcReleaseDevice(device); }
-};
-struct SceneDeleter {
-  void operator()(RTCScene scene) const { rtcReleaseScene(scene); }
-};
-using DevicePtr = std::unique_ptr<RTCDeviceTy, DeviceDeleter>;
-using ScenePtr = std::unique_ptr<RTCSceneTy, SceneDeleter>;
-
-DevicePtr& device() {
-  static DevicePtr instance(rtcNewDevice("threads=1"));
-  return instance;
+RTCDevice device() {
+  static const embree::Device instance(1);
+  return instance.get();
 }
 
 constexpr float infinity = std::numeric_limits<float>::infinity();
@@ -50,55 +43,17 @@ RTCBounds widened(const Aabb& box) {
           std::nextafter(box.max.z, infinity),  0.0f};
 }
 
-ScenePtr triangle_scene(const Scene& scene) {
-  ScenePtr result(rtcNewScene(device().get()));
-  rtcSetSceneFlags(result.get(), RTC_SCENE_FLAG_ROBUST);
-  rtcSetSceneBuildQuality(result.get(), RTC_BUILD_QUALITY_HIGH);
-  RTCGeometry geometry = rtcNewGeometry(device().get(), RTC_GEOMETRY_TYPE_TRIANGLE);
-  auto* vertices = static_cast<float*>(rtcSetNewGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0,
-                                                               RTC_FORMAT_FLOAT3, 3 * sizeof(float),
-                                                               scene.positions.size()));
-  for (std::size_t i = 0; i < scene.positions.size(); ++i)
-    for (int k = 0; k < 3; ++k) vertices[3 * i + std::size_t(k)] = scene.positions[i][k];
-  auto* indices = static_cast<unsigned*>(rtcSetNewGeometryBuffer(
-      geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(unsigned), scene.size()));
-  for (std::size_t i = 0; i < 3 * scene.size(); ++i) indices[i] = unsigned(i);
-  rtcCommitGeometry(geometry);
-  rtcAttachGeometry(result.get(), geometry);
-  rtcReleaseGeometry(geometry);
-  rtcCommitScene(result.get());
-  return result;
+// The scene's triangles, robust and high quality; the buffers must outlive the scene.
+embree::SceneHandle triangle_scene(const embree::MeshBuffers& buffers) {
+  return embree::triangle_scene(device(), buffers, RTC_BUILD_QUALITY_HIGH, RTC_SCENE_FLAG_ROBUST);
 }
 
-// A scene of user primitives with the given bounds (and, optionally, a point query function).
-struct BoxSet {
+// The widened boxes of the scene's triangles.
+std::vector<RTCBounds> triangle_bounds(const Scene& scene) {
   std::vector<RTCBounds> bounds;
-};
-
-void box_set_bounds(const RTCBoundsFunctionArguments* arguments) {
-  const auto* set = static_cast<const BoxSet*>(arguments->geometryUserPtr);
-  *arguments->bounds_o = set->bounds[arguments->primID];
-}
-
-ScenePtr user_scene(const BoxSet& set, RTCPointQueryFunction point_query = nullptr) {
-  ScenePtr result(rtcNewScene(device().get()));
-  RTCGeometry geometry = rtcNewGeometry(device().get(), RTC_GEOMETRY_TYPE_USER);
-  rtcSetGeometryUserPrimitiveCount(geometry, unsigned(set.bounds.size()));
-  rtcSetGeometryUserData(geometry, const_cast<BoxSet*>(&set));
-  rtcSetGeometryBoundsFunction(geometry, box_set_bounds, nullptr);
-  if (point_query) rtcSetGeometryPointQueryFunction(geometry, point_query);
-  rtcCommitGeometry(geometry);
-  rtcAttachGeometry(result.get(), geometry);
-  rtcReleaseGeometry(geometry);
-  rtcCommitScene(result.get());
-  return result;
-}
-
-BoxSet triangle_bounds(const Scene& scene) {
-  BoxSet set;
   for (std::size_t t = 0; t < scene.size(); ++t)
-    set.bounds.push_back(widened(scene.soup().triangle(t).bounds()));
-  return set;
+    bounds.push_back(widened(scene.soup().triangle(t).bounds()));
+  return bounds;
 }
 
 std::vector<Scene> oracle_scenes() {
@@ -118,7 +73,8 @@ TEST_CASE("closest hits agree with Embree's rtcIntersect1", "[embree]") {
   for (const Scene& scene : oracle_scenes()) {
     INFO(scene.name);
     const Bvh bvh = build(scene.soup());
-    const ScenePtr embree = triangle_scene(scene);
+    const embree::MeshBuffers buffers(scene.positions, scene.indices);
+    const embree::SceneHandle embree_scene = triangle_scene(buffers);
     RTCIntersectContext context;
     rtcInitIntersectContext(&context);
     std::mt19937_64 random(7);
@@ -135,15 +91,8 @@ TEST_CASE("closest hits agree with Embree's rtcIntersect1", "[embree]") {
               Vec3(uniform(random, -1, 1), uniform(random, -1, 1), uniform(random, -1, 1));
       const Ray ray{origin, target - origin};
       if (ray.direction == Vec3(0.0f)) continue;
-      RTCRayHit query{};
-      query.ray.org_x = origin.x, query.ray.org_y = origin.y, query.ray.org_z = origin.z;
-      query.ray.dir_x = ray.direction.x, query.ray.dir_y = ray.direction.y,
-      query.ray.dir_z = ray.direction.z;
-      query.ray.tnear = 0.0f;
-      query.ray.tfar = infinity;
-      query.ray.mask = ~0u;
-      query.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-      rtcIntersect1(embree.get(), &context, &query);
+      RTCRayHit query = embree::to_ray_hit(ray);  // t in [0, inf]
+      rtcIntersect1(embree_scene.get(), &context, &query);
       const auto ours = closest_hit(bvh, ray);
       const bool embree_hit = query.hit.geomID != RTC_INVALID_GEOMETRY_ID;
       ++rays;
@@ -178,8 +127,8 @@ TEST_CASE("box answers are Embree's rtcCollide candidates that the exact SAT kee
   for (const Scene& scene : oracle_scenes()) {
     INFO(scene.name);
     const Bvh bvh = build(scene.soup());
-    const BoxSet triangles = triangle_bounds(scene);
-    const ScenePtr triangle_scene_ = user_scene(triangles);
+    const std::vector<RTCBounds> triangles = triangle_bounds(scene);
+    const embree::SceneHandle triangle_scene_ = embree::user_box_scene(device(), triangles);
     std::mt19937_64 random(8);
     const Aabb bounds = bounds_of(scene);
     const float diagonal = glm::length(bounds.max - bounds.min);
@@ -193,9 +142,9 @@ TEST_CASE("box answers are Embree's rtcCollide candidates that the exact SAT kee
       boxes.push_back(
           Aabb::from_corners(scene.positions[std::size_t(random() % scene.positions.size())],
                              scene.positions[std::size_t(random() % scene.positions.size())]));
-    BoxSet queries;
-    for (const Aabb& box : boxes) queries.bounds.push_back(widened(box));
-    const ScenePtr query_scene = user_scene(queries);
+    std::vector<RTCBounds> queries;
+    for (const Aabb& box : boxes) queries.push_back(widened(box));
+    const embree::SceneHandle query_scene = embree::user_box_scene(device(), queries);
     Collisions found{std::vector<std::vector<TriangleId>>(boxes.size())};
     rtcCollide(triangle_scene_.get(), query_scene.get(), collect_collisions, &found);
     for (std::size_t q = 0; q < boxes.size(); ++q) {
@@ -228,8 +177,9 @@ TEST_CASE("ball answers are Embree's rtcPointQuery candidates that the exact tes
   for (const Scene& scene : oracle_scenes()) {
     INFO(scene.name);
     const Bvh bvh = build(scene.soup());
-    const BoxSet triangles = triangle_bounds(scene);
-    const ScenePtr embree = user_scene(triangles, visit_point_query);
+    const std::vector<RTCBounds> triangles = triangle_bounds(scene);
+    const embree::SceneHandle embree_scene =
+        embree::user_box_scene(device(), triangles, RTC_BUILD_QUALITY_MEDIUM, visit_point_query);
     std::mt19937_64 random(9);
     const Aabb bounds = bounds_of(scene);
     const float diagonal = glm::length(bounds.max - bounds.min);
@@ -245,7 +195,7 @@ TEST_CASE("ball answers are Embree's rtcPointQuery candidates that the exact tes
       query.radius = std::nextafter(radius * 1.0001f, infinity);  // a candidate superset
       RTCPointQueryContext context;
       rtcInitPointQueryContext(&context);
-      rtcPointQuery(embree.get(), &query, &context, nullptr, &state);
+      rtcPointQuery(embree_scene.get(), &query, &context, nullptr, &state);
       std::sort(state.touching.begin(), state.touching.end());
       state.touching.erase(std::unique(state.touching.begin(), state.touching.end()),
                            state.touching.end());
@@ -272,8 +222,10 @@ Scene mapped_scene(const Scene& scene, const Transform& transform) {
 /// exact test `keep` applied, sorted, each once.
 template <class Keep>
 std::vector<TrianglePair> embree_pairs(const Scene& first, const Scene& second, const Keep& keep) {
-  const BoxSet first_boxes = triangle_bounds(first), second_boxes = triangle_bounds(second);
-  const ScenePtr first_scene = user_scene(first_boxes), second_scene = user_scene(second_boxes);
+  const std::vector<RTCBounds> first_boxes = triangle_bounds(first),
+                               second_boxes = triangle_bounds(second);
+  const embree::SceneHandle first_scene = embree::user_box_scene(device(), first_boxes),
+                            second_scene = embree::user_box_scene(device(), second_boxes);
   std::vector<TrianglePair> candidates;
   rtcCollide(first_scene.get(), second_scene.get(), collect_pair_candidates, &candidates);
   std::vector<TrianglePair> pairs;
