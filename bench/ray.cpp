@@ -221,7 +221,7 @@ void bench::register_all() {
         const auto name = [&](const char* library) {
           return bench::benchmark_name(operation, library, scene, variant, 1);
         };
-        const auto reference = [scene, variant, closest]() -> const auto& {
+        const auto reference = [scene, variant, closest]() -> const std::vector<RayAnswer>& {
           return trisect_answers(scene, variant, closest);
         };
         register_rays(name("trisect"),
