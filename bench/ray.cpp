@@ -103,7 +103,7 @@ Batch trisect_batch(const std::string& scene_name, const std::string& variant, b
     return [&bvh, &list](Answers& answers) {
       for (std::size_t i = 0; i < list.size(); ++i) {
         const auto hit = trisect::closest_hit(bvh, list[i]);
-        answers[i] = hit ? RayAnswer{true, hit->id, hit->t} : RayAnswer{};
+        answers[i] = hit ? RayAnswer{true, hit->id, static_cast<float>(hit->t)} : RayAnswer{};
       }
     };
   return [&bvh, &list](Answers& answers) {

@@ -17,6 +17,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define TRISECT_HAVE_AVX_KERNEL 1
@@ -27,6 +28,24 @@
 
 namespace trisect {
 namespace detail {
+namespace {
+
+/// The smallest float >= x (+inf above the float range).
+float float_at_least(double x) noexcept {
+  const float rounded = static_cast<float>(x);
+  return double(rounded) >= x ? rounded
+                              : std::nextafter(rounded, std::numeric_limits<float>::infinity());
+}
+
+/// Exact: the ray meets `triangle` (hit `hit`) strictly before `best` (hit `best_hit`).
+bool is_nearer(const Ray& ray, const RayTriangleHit& hit, const Triangle& triangle,
+               const RayTriangleHit& best_hit, const Triangle& best) {
+  if (hit.t + hit.t_error < best_hit.t - best_hit.t_error) return true;
+  if (hit.t - hit.t_error > best_hit.t + best_hit.t_error) return false;
+  return compare_exact_parameters(ray, best, triangle) < 0;
+}
+
+}  // namespace
 
 namespace four_lane {
 #define RAY_KERNEL_TARGET

@@ -2,6 +2,7 @@
 // Embree's own candidate searches (rtcCollide of user geometries, rtcPointQuery) filtered by the
 // exact predicates: trisect's answer must be exactly the filtered candidates, so it misses no
 // triangle that Embree's bounds tests find and reports no other.
+#include "support/ray_check.hpp"
 #include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
@@ -23,6 +24,9 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
 
 namespace trisect::test {
 namespace {
@@ -80,7 +84,8 @@ TEST_CASE("closest hits agree with Embree's rtcIntersect1", "[embree]") {
     std::mt19937_64 random(7);
     const Aabb box = bounds_of(scene);
     const Vec3 size = box.max - box.min;
-    int rays = 0, hit_miss_disagreements = 0;
+    int rays = 0;
+    std::vector<std::string> disagreements;
     for (int i = 0; i < 3000; ++i) {
       const Vec3 origin =
           box.min + size * Vec3(uniform(random, -0.5f, 1.5f), uniform(random, -0.5f, 1.5f),
@@ -96,20 +101,28 @@ TEST_CASE("closest hits agree with Embree's rtcIntersect1", "[embree]") {
       const auto ours = closest_hit(bvh, ray);
       const bool embree_hit = query.hit.geomID != RTC_INVALID_GEOMETRY_ID;
       ++rays;
-      if (ours.has_value() != embree_hit) {
-        ++hit_miss_disagreements;  // grazing rays: Embree is not exact there
-        continue;
-      }
-      if (!ours) continue;
-      INFO("ray " << i << " ours t " << ours->t << " id " << ours->id << ", embree t "
-                  << query.ray.tfar << " id " << query.hit.primID);
-      // The same triangle, or another one at the same distance (a shared edge or vertex); t of
-      // a grazing hit on a needle is ill-conditioned, so the same triangle suffices.
-      CHECK((ours->id == query.hit.primID ||
-             std::fabs(ours->t - query.ray.tfar) <= 1e-5f * std::max(1.0f, std::fabs(ours->t))));
+      const bool agree =
+          ours.has_value() == embree_hit &&
+          (!ours || ours->id == query.hit.primID ||
+           std::fabs(ours->t - double(query.ray.tfar)) <= 1e-6 * std::max(1.0, std::fabs(ours->t)));
+      if (agree) continue;
+      // Embree's float watertight test rounds: a ray within a rounding error of an edge, a
+      // vertex or another triangle's t may hit, miss or pick differently there. Each such
+      // disagreement is listed, and the exact oracle must side with trisect.
+      std::ostringstream line;
+      line << "ray " << i << ": trisect " << (ours ? std::to_string(ours->id) : "miss")
+           << ", embree " << (embree_hit ? std::to_string(query.hit.primID) : "miss");
+      disagreements.push_back(line.str());
+      INFO(line.str());
+      check_closest_hit(scene.soup(), ray, ours);
     }
-    INFO(hit_miss_disagreements << " of " << rays << " rays hit on one side only");
-    CHECK(hit_miss_disagreements * 1000 <= rays);  // at most 0.1%
+    std::string listed;
+    for (const std::string& line : disagreements) listed += line + "\n";
+    if (!disagreements.empty())
+      WARN(disagreements.size() << " of " << rays
+                                << " rays differ from Embree, trisect exact on each:\n"
+                                << listed);
+    CHECK(disagreements.size() * 100 <= std::size_t(rays));  // Embree is right almost everywhere
   }
 }
 

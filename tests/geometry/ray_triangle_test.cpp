@@ -24,7 +24,7 @@ const Vec3 down(0.0f, 0.0f, -0.5f);
 TEST_CASE("a hit inside gives t and the weights of b and c", "[ray_triangle]") {
   const auto hit = intersect(Ray{Vec3(2.0f, 0.5f, 2.0f), down}, flat);
   REQUIRE(hit.has_value());
-  CHECK(hit->t == 4.0f);
+  CHECK(hit->t == 4.0);
   CHECK(hit->u == 0.5f);  // (2, 0.5) = 0.25 a + 0.5 b + 0.25 c
   CHECK(hit->v == 0.25f);
   const auto other = intersect(Ray{Vec3(1.0f, 1.5f, 2.0f), down}, flat);
@@ -44,7 +44,7 @@ TEST_CASE("the t interval is closed at both ends", "[ray_triangle]") {
   // Behind the origin, when t_min allows it.
   const auto behind = intersect(Ray{origin, -down, -infinity, 0.0f}, flat);
   REQUIRE(behind.has_value());
-  CHECK(behind->t == -4.0f);
+  CHECK(behind->t == -4.0);
 }
 
 TEST_CASE("edges and vertices belong to the closed triangle", "[ray_triangle]") {
@@ -53,7 +53,7 @@ TEST_CASE("edges and vertices belong to the closed triangle", "[ray_triangle]") 
     INFO(point.x << ' ' << point.y);
     const auto hit = intersect(Ray{point + Vec3(0, 0, 2), down}, flat);
     REQUIRE(hit.has_value());
-    CHECK(hit->t == 4.0f);
+    CHECK(hit->t == 4.0);
     const auto exact = oracle::hit(Ray{point + Vec3(0, 0, 2), down}, flat);
     REQUIRE(exact.has_value());
     CHECK(double(hit->u) == exact->u.get_d());
@@ -93,7 +93,7 @@ TEST_CASE("a float edge function that rounds to zero is decided in double", "[ra
 TEST_CASE("random rays at random triangles agree with the exact oracle", "[ray_triangle]") {
   std::mt19937_64 random(91);
   std::uniform_real_distribution<float> coordinate(-4.0f, 4.0f), weight(-0.2f, 1.2f);
-  int hits = 0, misses = 0, grazing = 0;
+  int hits = 0, misses = 0;
   for (int i = 0; i < 20000; ++i) {
     const Triangle triangle{Vec3(coordinate(random), coordinate(random), coordinate(random)),
                             Vec3(coordinate(random), coordinate(random), coordinate(random)),
@@ -112,11 +112,9 @@ TEST_CASE("random rays at random triangles agree with the exact oracle", "[ray_t
     std::optional<Hit> as_hit;
     if (got) as_hit = Hit{got->t, 0, got->u, got->v};
     const std::vector<Vec3> soup_positions{triangle.a, triangle.b, triangle.c};
-    if (check_closest_hit(TriangleSoup{soup_positions}, ray, as_hit) == RayAgreement::grazing)
-      ++grazing;
+    check_closest_hit(TriangleSoup{soup_positions}, ray, as_hit);
     (got ? hits : misses) += 1;
   }
-  WARN(hits << " hits, " << misses << " misses, " << grazing << " grazing disagreements");
   CHECK(hits > 2000);
   CHECK(misses > 2000);
 }

@@ -5,6 +5,7 @@
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/ray.hpp"
 
+#include <cmath>
 #include <limits>
 
 namespace trisect {
@@ -13,7 +14,7 @@ namespace trisect {
 struct RaySlabs {
   Vec3 origin;  ///< Ray origin.
   /// 1 / direction per axis; +inf where the direction is ±0; NaN where it is non-zero but
-  /// below 2^-128, whose reciprocal overflows.
+  /// below 2^-128 in size, whose reciprocal overflows (to either infinity).
   Vec3 inverse;
   bool negative[3];  ///< Axes along which the ray moves towards smaller coordinates.
 
@@ -27,8 +28,7 @@ struct RaySlabs {
       // An infinite reciprocal of a tiny non-zero direction would put the slab's entry at
       // infinity although the ray enters it at a finite t (issue 10): NaN instead, so that this
       // axis constrains nothing (conservative).
-      const bool overflowed =
-          inverse == std::numeric_limits<float>::infinity() && direction[axis] != 0;
+      const bool overflowed = std::isinf(inverse) && direction[axis] != 0;
       slabs.inverse[axis] = overflowed ? std::numeric_limits<float>::quiet_NaN() : inverse;
       slabs.negative[axis] = direction[axis] < 0;
     }

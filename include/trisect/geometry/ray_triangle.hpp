@@ -1,11 +1,12 @@
 #pragma once
 /// \file
-/// Watertight ray–triangle intersection.
+/// Exact ray–triangle intersection.
 
-#include "trisect/geometry/triangle_normal.hpp"
+#include "trisect/geometry/ray_parameter.hpp"
 #include "trisect/math/ray.hpp"
 #include "trisect/math/triangle.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -13,83 +14,116 @@ namespace trisect {
 
 /// Where a ray meets a triangle: the point is (1 - u - v)·a + u·b + v·c = origin + t·direction.
 struct RayTriangleHit {
-  float t;  ///< Ray parameter, within [t_min, t_max].
-  float u;  ///< Barycentric weight of vertex b.
-  float v;  ///< Barycentric weight of vertex c.
+  double t;        ///< Ray parameter, within [t_min, t_max] exactly.
+  double t_error;  ///< |t - exact t| <= t_error = 2^-24·|t| (0 when the exact t is 0).
+  float u;         ///< Barycentric weight of vertex b.
+  float v;         ///< Barycentric weight of vertex c.
 };
 
-/// Per-ray constants of the watertight test: the axis permutation and shear that map the ray
-/// to the z axis (Woop, Benthin & Wald, "Watertight Ray/Triangle Intersection", JCGT 2013).
-/// The permutation is the cyclic one that ends on the direction's dominant axis kz; the paper
-/// also swaps x and y when the direction along kz is negative, to keep front faces positive,
-/// which negates every edge function exactly and so changes no answer of a two-sided test.
+/// Per-ray constants of the test: the axis permutation and shear that map the ray to the z
+/// axis (Woop, Benthin & Wald, "Watertight Ray/Triangle Intersection", JCGT 2013), in double.
 struct RayShear {
-  int kz;            ///< The direction's dominant axis; kx = (kz + 1) % 3, ky = (kz + 2) % 3.
-  float sx, sy, sz;  ///< Shear constants.
+  int kz;         ///< The direction's dominant axis; kx = (kz + 1) % 3, ky = (kz + 2) % 3.
+  double sx, sy;  ///< d[kx] / d[kz] and d[ky] / d[kz], each rounded once; at most 1 in size.
+  double along;   ///< d[kz], exactly.
 
-  /// Constants for `ray`; the direction must be non-zero.
+  /// Constants for `ray`; the direction must be non-zero (any finite size: no reciprocal of
+  /// a component is taken, so a direction of 1e-40 works like one of 1).
   [[nodiscard]] static RayShear of(const Ray& ray) noexcept {
     const float d[3] = {ray.direction.x, ray.direction.y, ray.direction.z};  // indexable
     const Vec3 magnitude = glm::abs(ray.direction);
     const int kz = magnitude.x >= magnitude.y ? (magnitude.x >= magnitude.z ? 0 : 2)
                                               : (magnitude.y >= magnitude.z ? 1 : 2);
     const int kx = (kz + 1) % 3, ky = (kz + 2) % 3;
-    // One division: shear constants scaled by the reciprocal instead of divided. Any values
-    // keep the test watertight, as long as every triangle of the ray sees the same ones.
-    const float reciprocal = 1.0f / d[kz];
-    return {kz, d[kx] * reciprocal, d[ky] * reciprocal, reciprocal};
+    const double along = d[kz];
+    return {kz, double(d[kx]) / along, double(d[ky]) / along, along};
   }
 };
 
 namespace detail {
 
-/// Exact: the ray direction is parallel to the triangle's plane, or the triangle has zero area
-/// (then its normal is zero). Either way the ray does not hit it.
-[[nodiscard]] inline bool is_parallel(const Triangle& t, const Vec3& direction) {
-  return exact::sign_of([&](auto lift) {
-           const auto n = triangle_normal(t, lift);
-           return n.x * lift(direction.x) + n.y * lift(direction.y) + n.z * lift(direction.z);
-         }) == 0;
+/// The exact test, for the triangles where the double fast path cannot decide (the ray
+/// within a rounding error of an edge or a vertex, or t within one of a bound or of 0).
+[[gnu::noinline, gnu::cold]] inline std::optional<RayTriangleHit> intersect_exactly(
+    const Ray& ray, const Triangle& triangle) {
+  const int u =
+      exact::sign_of([&](auto lift) { return edge_function(ray, triangle.b, triangle.c, lift); });
+  const int v =
+      exact::sign_of([&](auto lift) { return edge_function(ray, triangle.c, triangle.a, lift); });
+  const int w =
+      exact::sign_of([&](auto lift) { return edge_function(ray, triangle.a, triangle.b, lift); });
+  if ((u < 0 || v < 0 || w < 0) && (u > 0 || v > 0 || w > 0)) return std::nullopt;
+  // U + V + W = D: zero for a zero-area triangle and for a direction parallel to its plane.
+  const double denominator = exact::value_of(
+      [&](auto lift) { return hit_parameter_terms(ray, triangle, lift).denominator; });
+  if (denominator == 0) return std::nullopt;
+  const double t = exact_hit_parameter(ray, triangle);
+  const double error = std::fabs(t) * hit_parameter_tolerance;
+  if (!within_bounds(ray, triangle, t, error)) return std::nullopt;
+  const double weight_b =
+      exact::value_of([&](auto lift) { return edge_function(ray, triangle.c, triangle.a, lift); });
+  const double weight_c =
+      exact::value_of([&](auto lift) { return edge_function(ray, triangle.a, triangle.b, lift); });
+  return RayTriangleHit{t, error, static_cast<float>(weight_b / denominator),
+                        static_cast<float>(weight_c / denominator)};
 }
 
-}  // namespace detail
-
-namespace detail {
-
-/// The watertight test with the permutation fixed at compile time (kz = KZ), so that every
-/// coordinate stays in a register.
+/// The test with the permutation fixed at compile time (kz = KZ), so that every coordinate
+/// stays in a register. In double: the vertices relative to the origin, sheared, give the
+/// edge functions u, v, w of Woop et al. (the exact ones times 1 / d[kz]) with an error below
+/// 2^-46·m², m the largest coordinate of a vertex relative to the origin (a forward error
+/// analysis: each sheared coordinate errs by at most 6·2^-53·m, each edge function by 64·2^-53·
+/// m²). Float inputs keep every value far from double underflow and overflow. Signs that bound
+/// decides settle most triangles; the rest go to the exact test.
 template <int KZ>
 [[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect_along(
     const Ray& ray, const RayShear& shear, const Triangle& triangle) {
   constexpr int kx = (KZ + 1) % 3, ky = (KZ + 2) % 3;
-  const Vec3 a = triangle.a - ray.origin, b = triangle.b - ray.origin, c = triangle.c - ray.origin;
-  const float ax = a[kx] - shear.sx * a[KZ], ay = a[ky] - shear.sy * a[KZ];
-  const float bx = b[kx] - shear.sx * b[KZ], by = b[ky] - shear.sy * b[KZ];
-  const float cx = c[kx] - shear.sx * c[KZ], cy = c[ky] - shear.sy * c[KZ];
-  float u = cx * by - cy * bx, v = ax * cy - ay * cx, w = bx * ay - by * ax;
-  if (u == 0 || v == 0 || w == 0) {
-    u = static_cast<float>(double(cx) * double(by) - double(cy) * double(bx));
-    v = static_cast<float>(double(ax) * double(cy) - double(ay) * double(cx));
-    w = static_cast<float>(double(bx) * double(ay) - double(by) * double(ax));
-  }
-  if ((u < 0 || v < 0 || w < 0) && (u > 0 || v > 0 || w > 0)) return std::nullopt;
-  const float determinant = u + v + w;
-  if (determinant == 0) return std::nullopt;
-  const float scaled_t = shear.sz * (u * a[KZ] + v * b[KZ] + w * c[KZ]);
-  const float t = scaled_t / determinant;
-  if (!(t >= ray.t_min && t <= ray.t_max)) return std::nullopt;
-  if (is_parallel(triangle, ray.direction)) return std::nullopt;
-  return RayTriangleHit{t, v / determinant, w / determinant};
+  const glm::dvec3 o(ray.origin), a = glm::dvec3(triangle.a) - o, b = glm::dvec3(triangle.b) - o,
+                                  c = glm::dvec3(triangle.c) - o;
+  const double ax = a[kx], ay = a[ky], az = a[KZ];
+  const double bx = b[kx], by = b[ky], bz = b[KZ];
+  const double cx = c[kx], cy = c[ky], cz = c[KZ];
+  const double asx = ax - shear.sx * az, asy = ay - shear.sy * az;
+  const double bsx = bx - shear.sx * bz, bsy = by - shear.sy * bz;
+  const double csx = cx - shear.sx * cz, csy = cy - shear.sy * cz;
+  const double u = csx * bsy - csy * bsx, v = asx * csy - asy * csx, w = bsx * asy - bsy * asx;
+  const double m =
+      std::max({std::fabs(ax), std::fabs(ay), std::fabs(az), std::fabs(bx), std::fabs(by),
+                std::fabs(bz), std::fabs(cx), std::fabs(cy), std::fabs(cz)});
+  const double bound = 0x1p-46 * (m * m);
+  const bool some_below = u < -bound || v < -bound || w < -bound;
+  const bool some_above = u > bound || v > bound || w > bound;
+  if (some_below && some_above) return std::nullopt;  // the line passes outside, exactly
+  const bool all_below = u < -bound && v < -bound && w < -bound;
+  const bool all_above = u > bound && v > bound && w > bound;
+  if (!all_below && !all_above) return intersect_exactly(ray, triangle);
+  // Strictly inside: the determinant, with all three signs alike, cannot cancel.
+  const double determinant = u + v + w;
+  const double numerator = u * az + v * bz + w * cz;
+  const double magnitude = std::fabs(determinant);
+  const double numerator_error = m * (3 * bound + 0x1p-50 * magnitude);
+  const double determinant_error = 3 * bound + 0x1p-52 * magnitude;
+  // Near-cancelling terms (t near 0, a glancing ray): the exact test gives t and the weights.
+  if (numerator_error > 0x1p-26 * std::fabs(numerator) || determinant_error > 0x1p-26 * magnitude)
+    return intersect_exactly(ray, triangle);
+  const double t = numerator / (determinant * shear.along);
+  const double error = std::fabs(t) * hit_parameter_tolerance;
+  if (!within_bounds(ray, triangle, t, error)) return std::nullopt;
+  return RayTriangleHit{t, error, static_cast<float>(v / determinant),
+                        static_cast<float>(w / determinant)};
 }
 
 }  // namespace detail
 
-/// The hit of `ray` with `triangle` for t in the closed interval [t_min, t_max], or nothing.
-/// Watertight (Woop, Benthin & Wald 2013): a ray through a shared edge or vertex of two
-/// triangles hits at least one of them; the edge functions fall back to double precision when
-/// a float one is exactly zero. Zero-area triangles and triangles whose plane contains the
-/// ray's direction are never hit (decided exactly). Both faces count. Always inlined: it is
-/// the inner loop of the ray kernels, and each kernel compiles it for its own instruction set.
+/// The hit of `ray` with `triangle` for t in the closed interval [t_min, t_max], or nothing,
+/// exactly as real arithmetic on the floats decides: the closed triangle (edges and vertices
+/// included, so a ray through a shared edge or vertex hits there: watertight), the closed
+/// interval, both faces. Zero-area triangles and triangles whose plane is parallel to the
+/// direction (the ray in that plane too) are never hit. t is the exact parameter to within
+/// 2^-24 of it (0 when it is 0); u and v are the weights of b and c, rounded. A double fast
+/// path with a proven error bound decides almost every triangle; exact arithmetic the rest.
+/// Always inlined: it is the inner loop of the ray kernels, compiled for each instruction set.
 [[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect(
     const Ray& ray, const RayShear& shear, const Triangle& triangle) {
   switch (shear.kz) {  // the same branch for every triangle of a ray: predicted
