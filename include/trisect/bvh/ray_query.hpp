@@ -30,7 +30,8 @@ struct Hit {
                                              QueryStats* stats = nullptr);
 
 /// True when `ray` hits any triangle of non-zero area for t in [t_min, t_max], exactly as
-/// `closest_hit` decides hits; stops at the first hit found. Throws `InvalidInput` like `closest_hit`.
+/// `closest_hit` decides hits; stops at the first hit found. Throws `InvalidInput` like
+/// `closest_hit`.
 [[nodiscard]] bool any_hit(const Bvh& bvh, const Ray& ray, QueryStats* stats = nullptr);
 
 }  // namespace trisect

@@ -26,6 +26,7 @@ struct RayShear {
   int kz;         ///< The direction's dominant axis; kx = (kz + 1) % 3, ky = (kz + 2) % 3.
   double sx, sy;  ///< d[kx] / d[kz] and d[ky] / d[kz], each rounded once; at most 1 in size.
   double along;   ///< d[kz], exactly.
+  float float_sx, float_sy;  ///< sx and sy rounded to float, for the float pre-test.
 
   /// Constants for `ray`; the direction must be non-zero (any finite size: no reciprocal of
   /// a component is taken, so a direction of 1e-40 works like one of 1).
@@ -36,7 +37,8 @@ struct RayShear {
                                               : (magnitude.y >= magnitude.z ? 1 : 2);
     const int kx = (kz + 1) % 3, ky = (kz + 2) % 3;
     const double along = d[kz];
-    return {kz, double(d[kx]) / along, double(d[ky]) / along, along};
+    const double sx = double(d[kx]) / along, sy = double(d[ky]) / along;
+    return {kz, sx, sy, along, static_cast<float>(sx), static_cast<float>(sy)};
   }
 };
 
@@ -70,14 +72,40 @@ namespace detail {
 
 /// The test with the permutation fixed at compile time (kz = KZ), so that every coordinate
 /// stays in a register. In double: the vertices relative to the origin, sheared, give the
-/// edge functions u, v, w of Woop et al. (the exact ones times 1 / d[kz]) with an error below
-/// 2^-46·m², m the largest coordinate of a vertex relative to the origin (a forward error
-/// analysis: each sheared coordinate errs by at most 6·2^-53·m, each edge function by 64·2^-53·
-/// m²). Float inputs keep every value far from double underflow and overflow. Signs that bound
-/// decides settle most triangles; the rest go to the exact test.
+/// edge functions u, v, w of Woop et al. (the exact ones times 1 / d[kz]). With m the largest
+/// coordinate of a vertex relative to the origin and S the largest sheared one, each sheared
+/// coordinate errs by at most 4·eps·m + eps·S and each edge function by 16·eps·m·S + 8·eps·S²
+/// + 64·eps²·m² (a forward error analysis, eps the unit roundoff); the bound used is twice
+/// that, or more. Float inputs keep every value far from double underflow and overflow. Signs
+/// that bound decides settle most triangles; the rest go to the exact test.
+/// The float pre-test: true when the ray's line certainly passes outside the triangle. The
+/// same computation as `intersect_along` in float, with the same error bound for float's unit
+/// roundoff. Float keeps every term of the bound normal only for m within [2^-40, 2^40];
+/// outside it, the pre-test declines. Most triangles a ray's leaves hold are clear misses, and
+/// this settles them at float speed.
+template <int KZ>
+[[nodiscard, gnu::always_inline]] inline bool clearly_misses(const Ray& ray, const RayShear& shear,
+                                                             const Triangle& triangle) {
+  constexpr int kx = (KZ + 1) % 3, ky = (KZ + 2) % 3;
+  const Vec3 a = triangle.a - ray.origin, b = triangle.b - ray.origin, c = triangle.c - ray.origin;
+  const float asx = a[kx] - shear.float_sx * a[KZ], asy = a[ky] - shear.float_sy * a[KZ];
+  const float bsx = b[kx] - shear.float_sx * b[KZ], bsy = b[ky] - shear.float_sy * b[KZ];
+  const float csx = c[kx] - shear.float_sx * c[KZ], csy = c[ky] - shear.float_sy * c[KZ];
+  const float u = csx * bsy - csy * bsx, v = asx * csy - asy * csx, w = bsx * asy - bsy * asx;
+  const Vec3 largest = glm::max(glm::max(glm::abs(a), glm::abs(b)), glm::abs(c));
+  const float m = std::max({largest.x, largest.y, largest.z});
+  const float sheared = std::max({std::fabs(asx), std::fabs(asy), std::fabs(bsx), std::fabs(bsy),
+                                  std::fabs(csx), std::fabs(csy)});
+  const float bound = 0x1p-19f * (m + sheared) * sheared + 0x1p-40f * (m * m);
+  const bool some_below = u < -bound || v < -bound || w < -bound;
+  const bool some_above = u > bound || v > bound || w > bound;
+  return some_below && some_above && m >= 0x1p-40f && m <= 0x1p40f;
+}
+
 template <int KZ>
 [[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect_along(
     const Ray& ray, const RayShear& shear, const Triangle& triangle) {
+  if (clearly_misses<KZ>(ray, shear, triangle)) return std::nullopt;
   constexpr int kx = (KZ + 1) % 3, ky = (KZ + 2) % 3;
   const glm::dvec3 o(ray.origin), a = glm::dvec3(triangle.a) - o, b = glm::dvec3(triangle.b) - o,
                                   c = glm::dvec3(triangle.c) - o;
@@ -91,7 +119,9 @@ template <int KZ>
   const double m =
       std::max({std::fabs(ax), std::fabs(ay), std::fabs(az), std::fabs(bx), std::fabs(by),
                 std::fabs(bz), std::fabs(cx), std::fabs(cy), std::fabs(cz)});
-  const double bound = 0x1p-46 * (m * m);
+  const double sheared = std::max({std::fabs(asx), std::fabs(asy), std::fabs(bsx), std::fabs(bsy),
+                                   std::fabs(csx), std::fabs(csy)});
+  const double bound = 0x1p-48 * (m + sheared) * sheared + 0x1p-98 * (m * m);
   const bool some_below = u < -bound || v < -bound || w < -bound;
   const bool some_above = u > bound || v > bound || w > bound;
   if (some_below && some_above) return std::nullopt;  // the line passes outside, exactly
