@@ -20,9 +20,9 @@
 namespace {
 
 // The smallest t at which `ray` hits a triangle of `soup`, by testing every triangle.
-std::optional<float> brute_force_closest_t(const trisect::TriangleSoup& soup,
-                                           const trisect::Ray& ray) {
-  std::optional<float> closest;
+std::optional<double> brute_force_closest_t(const trisect::TriangleSoup& soup,
+                                            const trisect::Ray& ray) {
+  std::optional<double> closest;
   for (std::size_t id = 0; id < soup.size(); ++id)
     if (const auto hit = trisect::intersect(ray, soup.triangle(id)))
       if (!closest || hit->t < *closest) closest = hit->t;
@@ -68,9 +68,9 @@ int main(int argc, char** argv) {
         std::printf("miss, any hit %s\n", any ? "yes" : "no");
       // The same answer by testing every triangle: the same t to within the 1e-6 relative
       // error each side allows (ties may pick another id).
-      const std::optional<float> expected = brute_force_closest_t(soup, ray);
+      const std::optional<double> expected = brute_force_closest_t(soup, ray);
       const bool agrees = hit.has_value() == expected.has_value() && any == hit.has_value() &&
-                          (!hit || std::fabs(hit->t - *expected) <= 2e-6f * std::fabs(*expected));
+                          (!hit || std::fabs(hit->t - *expected) <= 2e-6 * std::fabs(*expected));
       if (!agrees) std::printf("  brute force disagrees\n");
       wrong += agrees ? 0 : 1;
     }
