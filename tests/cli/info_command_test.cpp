@@ -62,5 +62,26 @@ TEST_CASE("info calls a closed mesh watertight and names a missing file", "[cli]
   CHECK_THAT(missing.err, Catch::Contains("no-such-mesh.obj"));
 }
 
+TEST_CASE("info never calls collapsed triangles watertight (issue 10 item 7)", "[cli]") {
+  const ScratchFolder folder;
+  // One triangle whose three corners are one vertex, then one with a repeated corner.
+  const CommandRun point =
+      run_trisect({"info", folder.write("point.obj", "v 0 0 0\nf 1 1 1\n").string()});
+  REQUIRE(point.status == 0);
+  check_lines(point.out, {{"degenerate:", "    1 (zero area; 1 with a repeated vertex)"},
+                          {"watertight:",
+                           "    no (0 edges shared by two triangles, 0 boundary, "
+                           "0 non-manifold, 1 triangles with a repeated vertex)"},
+                          {"welded:", "        1 distinct vertex positions, 0 edges"}});
+  const CommandRun sliver =
+      run_trisect({"info", folder.write("sliver.obj", "v 0 0 0\nv 1 0 0\nf 1 2 1\n").string()});
+  REQUIRE(sliver.status == 0);
+  check_lines(sliver.out, {{"degenerate:", "    1 (zero area; 1 with a repeated vertex)"},
+                           {"watertight:",
+                            "    no (1 edges shared by two triangles, 0 boundary, "
+                            "0 non-manifold, 1 triangles with a repeated vertex)"},
+                           {"welded:", "        2 distinct vertex positions, 1 edges"}});
+}
+
 }  // namespace
 }  // namespace trisect::testing

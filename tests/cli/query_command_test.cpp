@@ -96,6 +96,12 @@ TEST_CASE("ray t is printed with 9 significant digits", "[cli]") {
   CHECK(run.out == "0.0333333338 0\n1000000 0\n");
 }
 
+TEST_CASE("a ray starting on a triangle prints t as 0 from either side and never -0", "[cli]") {
+  const Run run = query_on_two_triangles("ray 0.25 0.25 0 0 0 1\nray 0.25 0.25 0 0 0 -1\n");
+  CHECK(run.status == 0);
+  CHECK(run.out == "0 0\n0 0\n");
+}
+
 TEST_CASE("a mesh with no faces answers every query with nothing", "[cli]") {
   const Scratch scratch;
   const Run run =

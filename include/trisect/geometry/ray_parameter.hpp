@@ -52,13 +52,13 @@ template <class Lift>
 /// Relative error bound of every t this test reports: |t - exact t| <= 2^-24·|t|.
 inline constexpr double hit_parameter_tolerance = 0x1p-24;
 
-/// t = N / D to within a relative 2^-25 (exactly 0 when N is 0); D must be non-zero.
+/// t = N / D to within a relative 2^-25 (exactly +0 when N is 0, never -0); D must be non-zero.
 [[nodiscard]] inline double exact_hit_parameter(const Ray& ray, const Triangle& triangle) {
   const double numerator = exact::value_of(
       [&](auto lift) { return hit_parameter_terms(ray, triangle, lift).numerator; });
   const double denominator = exact::value_of(
       [&](auto lift) { return hit_parameter_terms(ray, triangle, lift).denominator; });
-  return numerator / denominator;
+  return numerator / denominator + 0.0;  // 0 / -D is -0; adding +0 makes it +0
 }
 
 /// Exact: bound <= N / D when `lower`, N / D <= bound otherwise, for a finite `bound` and a
