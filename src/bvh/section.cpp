@@ -73,31 +73,54 @@ bool same_edge(const EdgeEnd& a, const EdgeEnd& b) {
 }
 
 // Candidates are ascending ids far apart in memory, so their loads miss the cache; asking for
-// the indices `2 * distance` candidates ahead and for the vertices `distance` ahead overlaps
-// those misses with the work on the current one.
+// the indices `2 * distance` candidates ahead and for the vertices (and their planes)
+// `distance` ahead overlaps those misses with the work on the current one.
 [[gnu::always_inline]] inline void prefetch_ahead(const TriangleSoup& soup,
                                                   std::span<const TriangleId> candidates,
+                                                  const VertexPlanes* vertices,
                                                   std::size_t current) {
   constexpr std::size_t distance = 16;
   const std::size_t count = candidates.size();
   if (!soup.indices.empty() && current + 2 * distance < count)
     __builtin_prefetch(soup.indices.data() + 3 * std::size_t(candidates[current + 2 * distance]));
-  if (current + distance < count) prefetch_vertices(soup, candidates[current + distance]);
+  if (current + distance >= count) return;
+  const TriangleId ahead = candidates[current + distance];
+  prefetch_slots(soup, ahead, soup.positions.data());
+  if (vertices != nullptr) prefetch_slots(soup, ahead, vertices->low.data());
+}
+
+// Which corners of triangle `id` are below the plane: from the vertex planes where they
+// decide, else exactly from the position.
+std::array<bool, 3> corners_below(const TriangleSoup& soup, const SideTest& side, TriangleId id,
+                                  const VertexPlanes* vertices, std::uint32_t plane) {
+  const std::array<std::size_t, 3> slots = vertex_slots(soup, id);
+  std::array<bool, 3> below{};
+  for (int k = 0; k < 3; ++k) {
+    const std::size_t slot = slots[std::size_t(k)];
+    if (vertices != nullptr && plane >= vertices->high[slot]) {
+      below[std::size_t(k)] = true;
+    } else if (vertices != nullptr && plane < vertices->low[slot]) {
+      below[std::size_t(k)] = false;
+    } else {
+      below[std::size_t(k)] = side.below(soup.positions[slot]);
+    }
+  }
+  return below;
 }
 
 // Appends the segment of triangle `id` when it contributes one.
 void add_segment(const TriangleSoup& soup, const SideTest& side, TriangleId id,
-                 SectionScratch& scratch) {
+                 const VertexPlanes* vertices, std::uint32_t plane, SectionScratch& scratch) {
+  const std::array<bool, 3> below = corners_below(soup, side, id, vertices, plane);
+  if (below[0] == below[1] && below[1] == below[2]) return;
   const Triangle triangle = soup.triangle(id);
   const Vec3 v[3] = {triangle.a, triangle.b, triangle.c};
-  const bool below[3] = {side.below(v[0]), side.below(v[1]), side.below(v[2])};
-  if (below[0] == below[1] && below[1] == below[2]) return;
   if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0]) return;  // float ==: -0 equals 0
   int falling = 0, rising = 0;
   for (int k = 0; k < 3; ++k) {
     const int next = (k + 1) % 3;
-    if (!below[k] && below[next]) falling = k;
-    if (below[k] && !below[next]) rising = k;
+    if (!below[std::size_t(k)] && below[std::size_t(next)]) falling = k;
+    if (below[std::size_t(k)] && !below[std::size_t(next)]) rising = k;
   }
   scratch.segments.push_back(id);
   scratch.ends.push_back({v[(falling + 1) % 3], v[falling]});
@@ -221,13 +244,13 @@ int single_axis(const Vec3& normal) noexcept {
 
 Section cut_section(const TriangleSoup& soup, const Vec3& normal, float d,
                     std::span<const TriangleId> candidates, SectionScratch& scratch,
-                    SliceStats& stats) {
+                    SliceStats& stats, const VertexPlanes* vertices, std::uint32_t plane) {
   const SideTest side(Plane{normal, d});
   scratch.segments.clear();
   scratch.ends.clear();
   for (std::size_t i = 0; i < candidates.size(); ++i) {
-    prefetch_ahead(soup, candidates, i);
-    add_segment(soup, side, candidates[i], scratch);
+    prefetch_ahead(soup, candidates, vertices, i);
+    add_segment(soup, side, candidates[i], vertices, plane, scratch);
   }
   join_ends(scratch);
 

@@ -4,6 +4,7 @@
 #include "trisect/bvh/slice.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -35,25 +36,41 @@ inline constexpr std::uint32_t unjoined = 0xFFFFFFFFu;
 // The axis (0, 1, 2) of a normal with exactly one non-zero component, or -1.
 [[nodiscard]] int single_axis(const Vec3& normal) noexcept;
 
-// Asks the cache for the vertices of triangle `id` (of an indexed soup: reads its indices,
-// which should be cached by then; an index out of range asks for the last position). Inlined
-// by force: GCC finds an outlined helper free of side effects and drops the call.
-[[gnu::always_inline]] inline void prefetch_vertices(const TriangleSoup& soup, std::size_t id) {
-  const Vec3* positions = soup.positions.data();
-  if (soup.indices.empty()) {
-    __builtin_prefetch(positions + 3 * id);
-    __builtin_prefetch(positions + 3 * id + 2);
-    return;
-  }
-  const std::size_t last = soup.positions.size() - 1;
-  for (std::size_t k = 0; k < 3; ++k)
-    __builtin_prefetch(positions + std::min<std::size_t>(soup.indices[3 * id + k], last));
+// The position slots of triangle `id`'s corners: its indices, or 3 id .. 3 id + 2 for a plain
+// soup.
+[[nodiscard]] inline std::array<std::size_t, 3> vertex_slots(const TriangleSoup& soup,
+                                                             std::size_t id) noexcept {
+  if (soup.indices.empty()) return {3 * id, 3 * id + 1, 3 * id + 2};
+  return {soup.indices[3 * id], soup.indices[3 * id + 1], soup.indices[3 * id + 2]};
 }
 
+// Asks the cache for entry `slot` of `array` (one per position slot) for each corner of
+// triangle `id` (of an indexed soup: reads its indices, which should be cached by then; an
+// index out of range asks for the last entry). Inlined by force: GCC finds an outlined helper
+// free of side effects and drops the call.
+template <class T>
+[[gnu::always_inline]] inline void prefetch_slots(const TriangleSoup& soup, std::size_t id,
+                                                  const T* array) {
+  const std::size_t last = soup.positions.size() - 1;
+  for (const std::size_t slot : vertex_slots(soup, id))
+    __builtin_prefetch(array + std::min(slot, last));
+}
+
+// What a pass over the vertices learnt of each position slot against the sorted distinct
+// planes: the vertex is above (n·v >= d) planes [0, low) and below (n·v < d) planes
+// [high, count), both exactly; in between only the exact test decides. `non_finite` marks a
+// vertex with a NaN or infinite coordinate (in both).
+struct VertexPlanes {
+  static constexpr std::uint32_t non_finite = 0xFFFFFFFFu;
+  std::span<const std::uint32_t> low, high;
+};
+
 // The section of `soup` by normal·x = d given every triangle that may contribute, in
-// ascending id order (others may be among them). Adds to `stats` (not its path).
+// ascending id order (others may be among them). Adds to `stats` (not its path). `vertices`,
+// when given, are the vertex planes of the plane set whose plane `plane` this is.
 [[nodiscard]] Section cut_section(const TriangleSoup& soup, const Vec3& normal, float d,
                                   std::span<const TriangleId> candidates, SectionScratch& scratch,
-                                  SliceStats& stats);
+                                  SliceStats& stats, const VertexPlanes* vertices = nullptr,
+                                  std::uint32_t plane = 0);
 
 }  // namespace trisect::detail

@@ -5,12 +5,14 @@
 #include "trisect/math/exact.hpp"
 #include "trisect/math/validate.hpp"
 
+#include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -64,58 +66,84 @@ struct PlaneRange {
   std::uint32_t last;
 };
 
-// Each triangle's range: the planes with offsets in (min n·v, max n·v]. For a normal along an
-// axis n·v is one product of floats, exact in double; otherwise the products are exact and
-// the two sums err by at most 2u times the sum of the terms' magnitudes, so the extent is
-// widened by twice 3u times that sum. Also checks what `validate(soup)` checks per triangle
-// (indices in range, finite coordinates), since this pass reads every triangle anyway.
-class RangeFinder {
+// Computes each vertex slot's `VertexPlanes` entry once (a vertex is shared by about six
+// triangles, and a slot is 4 bytes where a position is 12). Along an axis n·v is one product
+// of floats, exact in double, so low = high: the planes with offsets > n·v. Otherwise the
+// products are exact and the two sums err by at most 2u times the sum of the terms'
+// magnitudes; widening by twice 3u times that sum brackets the exact n·v.
+class VertexLocator {
  public:
-  RangeFinder(const TriangleSoup& soup, const Vec3& normal, std::span<const float> planes)
-      : soup_(soup),
-        locator_(planes),
+  VertexLocator(const Vec3& normal, std::span<const float> planes)
+      : locator_(planes),
         normal_(normal),
         abs_normal_(glm::abs(normal_)),
         axis_(detail::single_axis(normal)) {}
 
-  // False, with an empty range, for a triangle that `validate(soup)` rejects.
-  [[nodiscard]] bool range_of(std::size_t t, PlaneRange& range) const {
-    range = {0, 0};
-    if (!corners_in_range(t)) return false;
-    const Triangle triangle = soup_.triangle(t);
-    if (!is_finite(triangle.a) || !is_finite(triangle.b) || !is_finite(triangle.c)) return false;
-    double low = std::numeric_limits<double>::infinity(), high = -low, magnitude = 0;
-    for (const Vec3& v : {triangle.a, triangle.b, triangle.c}) {
-      const double h = axis_ >= 0 ? normal_[axis_] * double(v[axis_]) : along_normal(v, magnitude);
-      low = std::min(low, h);
-      high = std::max(high, h);
+  // The entries of slots [begin, end) of `positions`.
+  void locate(std::span<const Vec3> positions, std::size_t begin, std::size_t end,
+              std::uint32_t* low, std::uint32_t* high) const {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Vec3& v = positions[i];
+      if (!is_finite(v)) {
+        low[i] = high[i] = detail::VertexPlanes::non_finite;
+      } else if (axis_ >= 0) {
+        low[i] = high[i] = std::uint32_t(locator_.first_above(normal_[axis_] * double(v[axis_])));
+      } else {
+        const glm::dvec3 p(v);
+        const double h = normal_.x * p.x + normal_.y * p.y + normal_.z * p.z;
+        const double widen = 6 * exact::unit_roundoff * glm::dot(abs_normal_, glm::abs(p));
+        low[i] = std::uint32_t(locator_.first_above(h - widen));
+        high[i] = std::uint32_t(locator_.first_above(h + widen, low[i]));
+      }
     }
-    const double widen = 6 * exact::unit_roundoff * magnitude;  // 0 along an axis
-    const std::size_t first = locator_.first_above(low - widen);
-    range = {std::uint32_t(first), std::uint32_t(locator_.first_above(high + widen, first))};
-    return true;
   }
 
  private:
-  [[nodiscard]] bool corners_in_range(std::size_t t) const {
-    if (soup_.indices.empty()) return true;
-    const std::size_t positions = soup_.positions.size();
-    return soup_.indices[3 * t] < positions && soup_.indices[3 * t + 1] < positions &&
-           soup_.indices[3 * t + 2] < positions;
-  }
-
-  // n·v in double, and `magnitude` raised to the sum of the terms' magnitudes.
-  [[nodiscard]] double along_normal(const Vec3& v, double& magnitude) const {
-    const glm::dvec3 p(v);
-    magnitude = std::max(magnitude, glm::dot(abs_normal_, glm::abs(p)));
-    return normal_.x * p.x + normal_.y * p.y + normal_.z * p.z;
-  }
-
-  const TriangleSoup& soup_;
   PlaneLocator locator_;
   glm::dvec3 normal_, abs_normal_;
   int axis_;
 };
+
+// Every vertex slot's planes, in parallel blocks (each entry depends on its slot alone).
+// Along an axis `high` is `low` (one array is filled, and both views show it).
+struct LocatedVertices {
+  std::vector<std::uint32_t> low, high;
+
+  [[nodiscard]] detail::VertexPlanes view() const {
+    return {low, high.empty() ? std::span<const std::uint32_t>(low) : high};
+  }
+};
+
+LocatedVertices locate_vertices(const TriangleSoup& soup, const Vec3& normal,
+                                std::span<const float> planes) {
+  const VertexLocator locator(normal, planes);
+  const std::size_t slots = soup.positions.size();
+  LocatedVertices located;
+  located.low.resize(slots);
+  if (detail::single_axis(normal) < 0) located.high.resize(slots);
+  std::uint32_t* low = located.low.data();
+  std::uint32_t* high = located.high.empty() ? low : located.high.data();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, slots, 8192), [&](const auto& block) {
+    locator.locate(soup.positions, block.begin(), block.end(), low, high);
+  });
+  return located;
+}
+
+// Triangle t's planes from its vertex slots; false for a triangle that `validate(soup)`
+// rejects (an index out of range, a non-finite vertex).
+bool range_of(const TriangleSoup& soup, const detail::VertexPlanes& vertices, std::size_t t,
+              PlaneRange& range) {
+  range = {0, 0};
+  const std::array<std::size_t, 3> slots = detail::vertex_slots(soup, t);
+  const std::size_t count = soup.positions.size();
+  if (slots[0] >= count || slots[1] >= count || slots[2] >= count) return false;
+  const std::uint32_t last =
+      std::max({vertices.high[slots[0]], vertices.high[slots[1]], vertices.high[slots[2]]});
+  if (last == detail::VertexPlanes::non_finite) return false;
+  range = {std::min({vertices.low[slots[0]], vertices.low[slots[1]], vertices.low[slots[2]]}),
+           last};
+  return true;
+}
 
 // Triangle ids per plane, ascending: buckets[offsets[i] .. offsets[i + 1]) for plane i. One
 // pass over the triangles in parallel chunks; each chunk writes its own ascending run of every
@@ -153,13 +181,12 @@ void count_to_positions(std::vector<std::size_t>& counts, std::size_t chunk_coun
 }
 
 // Throws `InvalidInput` as `validate(soup)` does when a triangle is invalid. The triangles
-// are read in order, but the vertices of an indexed soup are not: asked for ahead.
+// are read in order, but the vertex planes of an indexed soup are not: asked for ahead.
 constexpr std::size_t prefetch_distance = 16;
 
-Buckets bucket_triangles(const TriangleSoup& soup, const Vec3& normal,
-                         std::span<const float> planes) {
-  const std::size_t triangles = soup.size(), plane_count = planes.size();
-  const RangeFinder finder(soup, normal, planes);
+Buckets bucket_triangles(const TriangleSoup& soup, const detail::VertexPlanes& vertices,
+                         std::size_t plane_count) {
+  const std::size_t triangles = soup.size();
   const auto ranges = std::make_unique_for_overwrite<PlaneRange[]>(triangles);
   const std::size_t chunk_count = chunk_count_for(triangles, plane_count);
   const std::size_t chunk_size = (triangles + chunk_count - 1) / chunk_count;
@@ -169,8 +196,12 @@ Buckets bucket_triangles(const TriangleSoup& soup, const Vec3& normal,
     std::size_t* count = counts.data() + chunk * plane_count;
     const std::size_t end = std::min(triangles, (chunk + 1) * chunk_size);
     for (std::size_t t = chunk * chunk_size; t < end; ++t) {
-      if (t + prefetch_distance < end) detail::prefetch_vertices(soup, t + prefetch_distance);
-      if (!finder.range_of(t, ranges[t])) invalid[chunk] = 1;
+      if (t + prefetch_distance < end) {
+        detail::prefetch_slots(soup, t + prefetch_distance, vertices.low.data());
+        if (vertices.high.data() != vertices.low.data())
+          detail::prefetch_slots(soup, t + prefetch_distance, vertices.high.data());
+      }
+      if (!range_of(soup, vertices, t, ranges[t])) invalid[chunk] = 1;
       for (std::uint32_t p = ranges[t].first; p < ranges[t].last; ++p) ++count[p];
     }
   });
@@ -222,7 +253,12 @@ std::vector<Section> slice_distinct(const TriangleSoup& soup, const Vec3& normal
   const bool use_bvh = uses_bvh(options, planes.size());
   stats.path = use_bvh ? SlicePath::bvh : SlicePath::sweep;
   Buckets buckets;
-  if (!use_bvh) buckets = bucket_triangles(soup, normal, planes);
+  LocatedVertices located;
+  if (!use_bvh) {
+    located = locate_vertices(soup, normal, planes);
+    buckets = bucket_triangles(soup, located.view(), planes.size());
+  }
+  const detail::VertexPlanes vertices = located.view();
   std::vector<Section> sections(planes.size());
   tbb::enumerable_thread_specific<detail::SectionScratch> scratch;
   tbb::enumerable_thread_specific<SliceStats> counters;
@@ -231,7 +267,8 @@ std::vector<Section> slice_distinct(const TriangleSoup& soup, const Vec3& normal
     if (use_bvh) found = collect_touching(*options.bvh, Plane{normal, planes[p]});
     const std::span<const TriangleId> candidates = use_bvh ? found : buckets.of(p);
     sections[p] =
-        detail::cut_section(soup, normal, planes[p], candidates, scratch.local(), counters.local());
+        detail::cut_section(soup, normal, planes[p], candidates, scratch.local(), counters.local(),
+                            use_bvh ? nullptr : &vertices, std::uint32_t(p));
   });
   for (const SliceStats& local : counters) {
     stats.candidates += local.candidates;
