@@ -61,15 +61,24 @@ Vec3 edge_point(const SideTest& side, const Vec3& below, const Vec3& above) {
   return Vec3(point);
 }
 
-std::size_t hash(const EdgeEnd& end) {
-  std::uint64_t h = 0x9E3779B97F4A7C15ull;
-  for (float c : {end.below.x, end.below.y, end.below.z, end.above.x, end.above.y, end.above.z})
-    h = (h ^ position_bits(c)) * 0xBF58476D1CE4E5B9ull;
-  return static_cast<std::size_t>(h ^ (h >> 31));
+// A hash of an edge's six coordinates, equal for equal floats (-0 and 0 alike). The three
+// products are independent, so they overlap in the pipeline; the final mix spreads every
+// input bit over the high bits, which pick the table slot (Knuth's multiplicative hashing).
+std::uint64_t edge_hash(const Vec3& below, const Vec3& above) noexcept {
+  const auto pair = [](float low, float high) {
+    return std::uint64_t(position_bits(low)) | std::uint64_t(position_bits(high)) << 32;
+  };
+  std::uint64_t h = pair(below.x, below.y) * 0x9E3779B97F4A7C15ull;
+  h ^= pair(below.z, above.x) * 0xBF58476D1CE4E5B9ull;
+  h ^= pair(above.y, above.z) * 0x94D049BB133111EBull;
+  return (h ^ (h >> 32)) * 0xD6E8FEB86659FD93ull;
 }
 
-bool same_edge(const EdgeEnd& a, const EdgeEnd& b) {
-  return a.below == b.below && a.above == b.above;  // float ==: -0 equals 0
+bool same_edge(const TriangleSoup& soup, const EdgeEnd& a, const EdgeEnd& b) {
+  if (a.hash != b.hash) return false;
+  if (a.below == b.below && a.above == b.above) return true;
+  return soup.positions[a.below] == soup.positions[b.below] &&  // float ==: -0 equals 0
+         soup.positions[a.above] == soup.positions[b.above];
 }
 
 // Candidates are ascending ids far apart in memory, so their loads miss the cache; asking for
@@ -113,18 +122,22 @@ void add_segment(const TriangleSoup& soup, const SideTest& side, TriangleId id,
                  const VertexPlanes* vertices, std::uint32_t plane, SectionScratch& scratch) {
   const std::array<bool, 3> below = corners_below(soup, side, id, vertices, plane);
   if (below[0] == below[1] && below[1] == below[2]) return;
-  const Triangle triangle = soup.triangle(id);
-  const Vec3 v[3] = {triangle.a, triangle.b, triangle.c};
+  const std::array<std::size_t, 3> slots = vertex_slots(soup, id);
+  const Vec3 v[3] = {soup.positions[slots[0]], soup.positions[slots[1]], soup.positions[slots[2]]};
   if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0]) return;  // float ==: -0 equals 0
-  int falling = 0, rising = 0;
-  for (int k = 0; k < 3; ++k) {
-    const int next = (k + 1) % 3;
-    if (!below[std::size_t(k)] && below[std::size_t(next)]) falling = k;
-    if (below[std::size_t(k)] && !below[std::size_t(next)]) rising = k;
+  // The corner after the falling edge's start (below), and the rising edge's start (below).
+  static constexpr std::size_t next[3] = {1, 2, 0};
+  std::size_t falling = 0, rising = 0;
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (!below[k] && below[next[k]]) falling = k;
+    if (below[k] && !below[next[k]]) rising = k;
   }
+  const std::size_t fall_below = next[falling], rise_above = next[rising];
   scratch.segments.push_back(id);
-  scratch.ends.push_back({v[(falling + 1) % 3], v[falling]});
-  scratch.ends.push_back({v[rising], v[(rising + 1) % 3]});
+  scratch.ends.push_back({edge_hash(v[fall_below], v[falling]), std::uint32_t(slots[fall_below]),
+                          std::uint32_t(slots[falling])});
+  scratch.ends.push_back({edge_hash(v[rising], v[rise_above]), std::uint32_t(slots[rising]),
+                          std::uint32_t(slots[rise_above])});
 }
 
 // The first end of an edge with three or more ends (in `partner` only while joining).
@@ -133,22 +146,23 @@ constexpr std::uint32_t crowded = unjoined - 1;
 // Pairs up the segment ends that share an edge which exactly two of them have. The table holds
 // each edge's first end; its partner is the second end until a third one comes, which marks
 // the edge crowded and unjoins them all.
-void join_ends(SectionScratch& scratch) {
+void join_ends(const TriangleSoup& soup, SectionScratch& scratch) {
   const std::size_t ends = scratch.ends.size();
   const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(ends, 16));
+  const int shift = 64 - std::countr_zero(capacity);  // the hash's high bits pick the slot
   scratch.table.assign(capacity, unjoined);
   scratch.partner.assign(ends, unjoined);
   scratch.crowded.clear();
   std::vector<std::uint32_t>& partner = scratch.partner;
   for (std::uint32_t end = 0; end < ends; ++end) {
     const EdgeEnd& edge = scratch.ends[end];
-    for (std::size_t slot = hash(edge) & (capacity - 1);; slot = (slot + 1) & (capacity - 1)) {
+    for (std::size_t slot = std::size_t(edge.hash >> shift);; slot = (slot + 1) & (capacity - 1)) {
       const std::uint32_t first = scratch.table[slot];
       if (first == unjoined) {
         scratch.table[slot] = end;
         break;
       }
-      if (same_edge(scratch.ends[first], edge)) {
+      if (same_edge(soup, scratch.ends[first], edge)) {
         const std::uint32_t second = partner[first];
         if (second == unjoined) {
           partner[first] = end;
@@ -188,24 +202,26 @@ std::pair<std::uint32_t, std::uint32_t> chain_start(const SectionScratch& scratc
 }
 
 // The point where end `end`'s edge meets the plane.
-Vec3 end_point(const SectionScratch& scratch, const SideTest& side, std::uint32_t end) {
-  return edge_point(side, scratch.ends[end].below, scratch.ends[end].above);
+Vec3 end_point(const TriangleSoup& soup, const SectionScratch& scratch, const SideTest& side,
+               std::uint32_t end) {
+  const EdgeEnd& edge = scratch.ends[end];
+  return edge_point(side, soup.positions[edge.below], soup.positions[edge.above]);
 }
 
 // Each segment of the chain gives the point of the end the walk enters it by (its neighbour
 // has the same edge, so the same point), and an open chain's last segment its exit point too.
-Contour walk_chain(SectionScratch& scratch, const SideTest& side, std::uint32_t segment,
-                   std::uint32_t exit, bool closed) {
+Contour walk_chain(const TriangleSoup& soup, SectionScratch& scratch, const SideTest& side,
+                   std::uint32_t segment, std::uint32_t exit, bool closed) {
   scratch.points.clear();
   scratch.triangles.clear();
   const std::uint32_t first = segment;
   while (true) {
     scratch.visited[segment] = 1;
-    scratch.points.push_back(end_point(scratch, side, 2 * segment + 1 - exit));
+    scratch.points.push_back(end_point(soup, scratch, side, 2 * segment + 1 - exit));
     scratch.triangles.push_back(scratch.segments[segment]);
     const std::uint32_t next = scratch.partner[2 * segment + exit];
     if (next == unjoined) {
-      scratch.points.push_back(end_point(scratch, side, 2 * segment + exit));
+      scratch.points.push_back(end_point(soup, scratch, side, 2 * segment + exit));
       break;
     }
     segment = next / 2;
@@ -252,7 +268,7 @@ Section cut_section(const TriangleSoup& soup, const Vec3& normal, float d,
     prefetch_ahead(soup, candidates, vertices, i);
     add_segment(soup, side, candidates[i], vertices, plane, scratch);
   }
-  join_ends(scratch);
+  join_ends(soup, scratch);
 
   Section section{d, {}};
   const auto segments = static_cast<std::uint32_t>(scratch.segments.size());
@@ -261,7 +277,7 @@ Section cut_section(const TriangleSoup& soup, const Vec3& normal, float d,
     if (scratch.visited[segment]) continue;
     bool closed = false;
     const auto [start, exit] = chain_start(scratch, segment, closed);
-    section.contours.push_back(walk_chain(scratch, side, start, exit, closed));
+    section.contours.push_back(walk_chain(soup, scratch, side, start, exit, closed));
     measure(section.contours.back(), normal);
   }
   stats.candidates += candidates.size();

@@ -11,11 +11,13 @@
 
 namespace trisect::detail {
 
-// An edge a segment ends on, as its triangle has it: the vertex below the plane, then the one
-// above. Two ends are on the same edge when these compare equal as floats (-0 equals 0).
+// An edge a segment ends on, as its triangle has it: the position slots of the vertex below
+// the plane and of the one above, and a hash of their six coordinates. Two ends are on the
+// same edge when the coordinates compare equal as floats (-0 equals 0); equal slots imply it.
 struct EdgeEnd {
-  Vec3 below;
-  Vec3 above;
+  std::uint64_t hash;
+  std::uint32_t below;
+  std::uint32_t above;
 };
 
 // Reusable buffers for one thread's sections. Segment s has ends 2s (its falling edge, where

@@ -228,6 +228,22 @@ TEST_CASE("slice: an STL soup chains exactly like its indexed mesh") {
   }
 }
 
+TEST_CASE("slice: -0 and 0 are one coordinate when chaining a soup") {
+  const IndexedMesh cube = box(1, 1, 1);
+  std::vector<Vec3> soup = cube.unindexed();
+  for (std::size_t corner = 0; corner < soup.size(); corner += 2)
+    for (int axis = 0; axis < 3; ++axis)
+      if (soup[corner][axis] == 0) soup[corner][axis] = -0.0f;
+  for (const Vec3& normal : {Vec3(0, 0, 1), Vec3(0.25f, 0.5f, 1)}) {
+    const Plane plane{normal, 0.75f};
+    const Section section = slice(TriangleSoup{soup}, plane);
+    REQUIRE(section.contours.size() == 1);
+    CHECK(section.contours[0].closed);
+    CHECK(section.contours[0].points == slice(cube.soup(), plane).contours[0].points);
+    check_section(TriangleSoup{soup}, plane, section, true);
+  }
+}
+
 TEST_CASE("slice: open, non-manifold and flipped meshes") {
   const Plane middle{Vec3(0, 0, 1), 0.5f};
   SECTION("a cube without one side face gives one open contour") {
