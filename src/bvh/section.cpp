@@ -93,9 +93,11 @@ bool same_edge(const TriangleSoup& soup, const EdgeEnd& a, const EdgeEnd& b) {
   if (!soup.indices.empty() && current + 2 * distance < count)
     __builtin_prefetch(soup.indices.data() + 3 * std::size_t(candidates[current + 2 * distance]));
   if (current + distance >= count) return;
-  const TriangleId ahead = candidates[current + distance];
-  prefetch_slots(soup, ahead, soup.positions.data());
-  if (vertices != nullptr) prefetch_slots(soup, ahead, vertices->low.data());
+  // The soup is valid by now, so its slots are in range.
+  for (const std::size_t slot : vertex_slots(soup, candidates[current + distance])) {
+    __builtin_prefetch(soup.positions.data() + slot);
+    if (vertices != nullptr) __builtin_prefetch(vertices->low.data() + slot);
+  }
 }
 
 // Which corners of triangle `id` are below the plane: from the vertex planes where they
