@@ -14,8 +14,15 @@ namespace {
 constexpr std::size_t dynamic_index = static_cast<std::size_t>(Layer::dynamic_layer);
 constexpr std::size_t static_index = static_cast<std::size_t>(Layer::static_layer);
 
-// Pairs per task of the overlap filter: large enough that a task outweighs its scheduling.
+// Fat pairs per task of the overlap test: large enough that a task outweighs its scheduling.
 constexpr std::size_t pairs_per_task = 8192;
+
+// Makes room for one more element (growing geometrically), so that a push_back after a change
+// elsewhere cannot throw.
+template <class T>
+void reserve_one_more(std::vector<T>& vector) {
+  if (vector.size() == vector.capacity()) vector.reserve(2 * vector.size() + 1);
+}
 
 }  // namespace
 
@@ -30,67 +37,70 @@ void Broadphase::require_proxy(ProxyId id) const {
 
 const Aabb& Broadphase::box(ProxyId id) const {
   require_proxy(id);
-  return proxies_[id].box;
+  return boxes_[id];
 }
 
 void Broadphase::mark_fat_changed(ProxyId id) {
-  Proxy& proxy = proxies_[id];
-  if (proxy.is_fat_changed) return;
-  proxy.is_fat_changed = true;
+  if ((flags_[id] & fat_changed) != 0) return;
+  flags_[id] |= fat_changed;
   fat_changed_.push_back(id);
 }
 
+void Broadphase::mark_moved(ProxyId id) {
+  if ((flags_[id] & moved) != 0) return;
+  flags_[id] |= moved;
+  moved_.push_back(id);
+}
+
 ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filter) {
-  ProxyId id = 0;
-  if (free_ids_.empty()) {
-    id = static_cast<ProxyId>(proxies_.size());
-  } else {
-    id = free_ids_.back();
-  }
+  const ProxyId id = free_ids_.empty() ? static_cast<ProxyId>(proxies_.size()) : free_ids_.back();
+  // Room first, so that nothing below throws after the tree changed.
+  reserve_one_more(boxes_);
+  reserve_one_more(proxies_);
+  reserve_one_more(flags_);
+  reserve_one_more(fat_changed_);
+  reserve_one_more(moved_);
   DynamicAabbTree& tree = trees_[static_cast<std::size_t>(layer)];
   const ProxyId node = tree.create_proxy(box, id);  // validates the box before any change
   if (free_ids_.empty()) {
+    boxes_.emplace_back();
     proxies_.emplace_back();
+    flags_.emplace_back();
   } else {
     free_ids_.pop_back();
   }
-  proxies_[id] = Proxy{box, node, layer, filter, true, false};
+  boxes_[id] = box;
+  proxies_[id] = Proxy{node, layer, filter};
+  flags_[id] = alive;
   mark_fat_changed(id);
+  mark_moved(id);
   return id;
 }
 
 void Broadphase::destroy_proxy(ProxyId id) {
   require_proxy(id);
-  Proxy& proxy = proxies_[id];
+  reserve_one_more(destroyed_);
+  const Proxy& proxy = proxies_[id];
   trees_[static_cast<std::size_t>(proxy.layer)].destroy_proxy(proxy.node);
-  proxy.is_alive = false;
+  flags_[id] &= static_cast<std::uint8_t>(~alive);
   destroyed_.push_back(id);
 }
 
 void Broadphase::move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement) {
   require_proxy(id);
-  Proxy& proxy = proxies_[id];
+  reserve_one_more(fat_changed_);
+  reserve_one_more(moved_);
+  const Proxy& proxy = proxies_[id];
   // The tree validates the box and displacement before it changes anything.
   if (trees_[static_cast<std::size_t>(proxy.layer)].move_proxy(proxy.node, box, displacement))
     mark_fat_changed(id);
-  proxy.box = box;
+  boxes_[id] = box;
+  mark_moved(id);
 }
 
 bool Broadphase::may_pair(const Proxy& a, const Proxy& b) const noexcept {
   if (a.layer == Layer::static_layer && b.layer == Layer::static_layer) return false;
   return (a.filter.group & b.filter.mask) != 0 && (b.filter.group & a.filter.mask) != 0;
-}
-
-// A fat pair can only appear or vanish when one of its proxies got a new fat box (or died):
-// drop every pair touching such a proxy; find_new_fat_pairs searches them again.
-void Broadphase::drop_stale_fat_pairs() {
-  const auto is_stale = [this](const ProxyPair& pair) {
-    const Proxy& a = proxies_[pair.first];
-    const Proxy& b = proxies_[pair.second];
-    return !a.is_alive || !b.is_alive || a.is_fat_changed || b.is_fat_changed;
-  };
-  fat_pairs_.erase(std::remove_if(fat_pairs_.begin(), fat_pairs_.end(), is_stale),
-                   fat_pairs_.end());
 }
 
 // Each proxy with a new fat box searches the trees with it (the dynamic tree, and the static
@@ -104,17 +114,16 @@ std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
         std::vector<ProxyPair>& out = found.local();
         for (std::size_t i = range.begin(); i != range.end(); ++i) {
           const ProxyId id = fat_changed_[i];
+          if ((flags_[id] & alive) == 0) continue;
           const Proxy& proxy = proxies_[id];
-          if (!proxy.is_alive) continue;
           const Aabb& fat = trees_[static_cast<std::size_t>(proxy.layer)].fat_box(proxy.node);
           for (std::size_t layer : {dynamic_index, static_index}) {
             if (layer == static_index && proxy.layer == Layer::static_layer) break;
             const DynamicAabbTree& tree = trees_[layer];
             (void)tree.query(fat, [&](ProxyId node) {
               const auto other = static_cast<ProxyId>(tree.user_data_unchecked(node));
-              const Proxy& partner = proxies_[other];
-              if (other == id || (partner.is_fat_changed && other < id)) return true;
-              if (may_pair(proxy, partner))
+              if (other == id || ((flags_[other] & fat_changed) != 0 && other < id)) return true;
+              if (may_pair(proxy, proxies_[other]))
                 out.push_back(id < other ? ProxyPair{id, other} : ProxyPair{other, id});
               return true;
             });
@@ -128,35 +137,75 @@ std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
   return pairs;
 }
 
-// The pairs whose own boxes overlap, among the fat pairs, in their (ascending) order: filtered
-// in fixed chunks, each into its own vector, joined in chunk order.
-void Broadphase::find_overlapping_pairs() {
-  const std::size_t chunks = (fat_pairs_.size() + pairs_per_task - 1) / pairs_per_task;
-  std::vector<std::vector<ProxyPair>> parts(chunks);
-  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t chunk) {
-    const std::size_t begin = chunk * pairs_per_task;
-    const std::size_t end = std::min(fat_pairs_.size(), begin + pairs_per_task);
-    std::vector<ProxyPair>& out = parts[chunk];
-    for (std::size_t i = begin; i < end; ++i) {
-      const ProxyPair pair = fat_pairs_[i];
-      if (proxies_[pair.first].box.overlaps(proxies_[pair.second].box)) out.push_back(pair);
+// The fat pairs of this frame, in one merge of last frame's with the new ones found: a pair can
+// only appear or vanish when one of its proxies got a new fat box (or died), and each such
+// proxy searched again, so an old pair of such a proxy lives on only when found again (keeping
+// its state), and otherwise is kept marked dropped until its end is reported.
+void Broadphase::merge_fat_pairs(const std::vector<ProxyPair>& found) {
+  merged_.clear();
+  merged_.reserve(fat_pairs_.size() + found.size());
+  auto next = found.begin();
+  for (const FatPair& old : fat_pairs_) {
+    for (; next != found.end() && *next < old.pair; ++next) merged_.push_back({*next, 0});
+    const bool is_found = next != found.end() && *next == old.pair;
+    next += is_found ? 1 : 0;
+    const std::uint8_t either = flags_[old.pair.first] | flags_[old.pair.second];
+    const bool is_stale = (either & fat_changed) != 0 || (flags_[old.pair.first] & alive) == 0 ||
+                          (flags_[old.pair.second] & alive) == 0;
+    if (!is_stale || is_found) {
+      merged_.push_back(old);
+    } else if ((old.state & was_overlapping) != 0) {
+      merged_.push_back({old.pair, was_overlapping | is_dropped});
     }
-  });
-  std::vector<ProxyPair> overlapping;
-  for (const std::vector<ProxyPair>& part : parts)
-    overlapping.insert(overlapping.end(), part.begin(), part.end());
+  }
+  for (; next != found.end(); ++next) merged_.push_back({*next, 0});
+  std::swap(fat_pairs_, merged_);
+}
+
+// Whether each fat pair's own boxes overlap now: tested again when either proxy moved, in fixed
+// chunks in parallel (each entry written by one task only).
+void Broadphase::test_overlaps() {
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, fat_pairs_.size(), pairs_per_task),
+      [&](const tbb::blocked_range<std::size_t>& range) {
+        for (std::size_t i = range.begin(); i != range.end(); ++i) {
+          FatPair& entry = fat_pairs_[i];
+          const auto [first, second] = entry.pair;
+          bool overlapping = (entry.state & was_overlapping) != 0;
+          if ((entry.state & is_dropped) != 0) {
+            overlapping = false;
+          } else if (((flags_[first] | flags_[second]) & moved) != 0) {
+            overlapping = boxes_[first].overlaps(boxes_[second]);
+          }
+          entry.state = static_cast<std::uint8_t>(entry.state | (overlapping ? is_overlapping : 0));
+        }
+      });
+}
+
+// Begin and end events where the state changed, the current pairs, and the dropped entries
+// removed: one pass in ascending order.
+void Broadphase::collect_events() {
   began_.clear();
   ended_.clear();
-  std::set_difference(overlapping.begin(), overlapping.end(), pairs_.begin(), pairs_.end(),
-                      std::back_inserter(began_));
-  std::set_difference(pairs_.begin(), pairs_.end(), overlapping.begin(), overlapping.end(),
-                      std::back_inserter(ended_));
-  pairs_ = std::move(overlapping);
+  pairs_.clear();
+  std::size_t kept = 0;
+  for (const FatPair& entry : fat_pairs_) {
+    const bool was = (entry.state & was_overlapping) != 0;
+    const bool is = (entry.state & is_overlapping) != 0;
+    if (is && !was) began_.push_back(entry.pair);
+    if (was && !is) ended_.push_back(entry.pair);
+    if (is) pairs_.push_back(entry.pair);
+    if ((entry.state & is_dropped) == 0)
+      fat_pairs_[kept++] = {entry.pair, static_cast<std::uint8_t>(is ? was_overlapping : 0)};
+  }
+  fat_pairs_.resize(kept);
 }
 
 void Broadphase::recycle_destroyed() {
-  for (const ProxyId id : fat_changed_) proxies_[id].is_fat_changed = false;
+  for (const ProxyId id : fat_changed_) flags_[id] &= static_cast<std::uint8_t>(~fat_changed);
+  for (const ProxyId id : moved_) flags_[id] &= static_cast<std::uint8_t>(~moved);
   fat_changed_.clear();
+  moved_.clear();
   // Reused last-in first-out; highest ids last so that low ids come back first.
   std::sort(destroyed_.begin(), destroyed_.end(), std::greater<>());
   free_ids_.insert(free_ids_.end(), destroyed_.begin(), destroyed_.end());
@@ -164,14 +213,9 @@ void Broadphase::recycle_destroyed() {
 }
 
 void Broadphase::update_pairs() {
-  drop_stale_fat_pairs();
-  std::vector<ProxyPair> found = find_new_fat_pairs();
-  std::vector<ProxyPair> merged;
-  merged.reserve(fat_pairs_.size() + found.size());
-  std::merge(fat_pairs_.begin(), fat_pairs_.end(), found.begin(), found.end(),
-             std::back_inserter(merged));
-  fat_pairs_ = std::move(merged);
-  find_overlapping_pairs();
+  merge_fat_pairs(find_new_fat_pairs());
+  test_overlaps();
+  collect_events();
   recycle_destroyed();
 }
 

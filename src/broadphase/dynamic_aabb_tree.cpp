@@ -47,7 +47,7 @@ Aabb DynamicAabbTree::fat(const Aabb& box, const Vec3& displacement) const {
 }
 
 bool DynamicAabbTree::is_proxy(ProxyId id) const noexcept {
-  return id < nodes_.size() && nodes_[id].height == 0;
+  return id < nodes_.size() && nodes_[id].is_leaf();
 }
 
 void DynamicAabbTree::require_proxy(ProxyId id) const {
@@ -63,9 +63,8 @@ void DynamicAabbTree::require_box(const Aabb& box) {
 ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) {
   require_box(box);
   const std::int32_t leaf = allocate_node();
-  Node& node = nodes_[static_cast<std::size_t>(leaf)];
-  node.box = fat(box, Vec3(0.0f));
-  node.user_data = user_data;
+  nodes_[static_cast<std::size_t>(leaf)].box = fat(box, Vec3(0.0f));
+  links_[static_cast<std::size_t>(leaf)].user_data = user_data;
   insert_leaf(leaf);
   ++proxy_count_;
   return static_cast<ProxyId>(leaf);
@@ -107,11 +106,11 @@ const Aabb& DynamicAabbTree::fat_box(ProxyId id) const {
 
 std::uint64_t DynamicAabbTree::user_data(ProxyId id) const {
   require_proxy(id);
-  return nodes_[id].user_data;
+  return links_[id].user_data;
 }
 
 int DynamicAabbTree::height() const noexcept {
-  return root_ == null_node ? 0 : nodes_[static_cast<std::size_t>(root_)].height;
+  return root_ == null_node ? 0 : links_[static_cast<std::size_t>(root_)].height;
 }
 
 double DynamicAabbTree::sah_cost() const {
@@ -119,8 +118,8 @@ double DynamicAabbTree::sah_cost() const {
   const double root_area = half_area(nodes_[static_cast<std::size_t>(root_)].box);
   if (root_area <= 0) return 0;
   double inner_area = 0;
-  for (const Node& node : nodes_)
-    if (node.height > 0) inner_area += half_area(node.box);
+  for (std::size_t i = 0; i < nodes_.size(); ++i)
+    if (links_[i].height > 0) inner_area += half_area(nodes_[i].box);
   return inner_area / root_area;
 }
 
@@ -128,21 +127,26 @@ std::int32_t DynamicAabbTree::allocate_node() {
   if (free_list_ == null_node) {
     if (nodes_.size() >= std::size_t(std::numeric_limits<std::int32_t>::max()))
       throw std::length_error("DynamicAabbTree: more than 2^31 - 1 nodes");
+    links_.reserve(nodes_.size() + 1);  // so that the second emplace_back cannot throw
     nodes_.emplace_back();
+    links_.emplace_back();
     return static_cast<std::int32_t>(nodes_.size() - 1);
   }
   const std::int32_t index = free_list_;
-  Node& node = nodes_[static_cast<std::size_t>(index)];
-  free_list_ = node.parent;
-  node = Node{};
+  const auto at = static_cast<std::size_t>(index);
+  free_list_ = links_[at].parent;
+  nodes_[at] = Node{};
+  links_[at] = Links{};
   return index;
 }
 
 void DynamicAabbTree::free_node(std::int32_t index) noexcept {
   Node& node = nodes_[static_cast<std::size_t>(index)];
-  node.height = -1;
-  node.child1 = node.child2 = null_node;
-  node.parent = free_list_;
+  node.child1 = free_marker;
+  node.child2 = null_node;
+  Links& links = links_[static_cast<std::size_t>(index)];
+  links.height = -1;
+  links.parent = free_list_;
   free_list_ = index;
 }
 
@@ -168,7 +172,8 @@ std::int32_t DynamicAabbTree::find_best_sibling(const Aabb& box) const {
       const double direct = merged_area(child.box, box);
       const double cost = direct + inherited;
       if (cost < best_cost ||
-          (cost == best_cost && child.height < nodes_[static_cast<std::size_t>(best)].height)) {
+          (cost == best_cost && links_[static_cast<std::size_t>(children[side])].height <
+                                    links_[static_cast<std::size_t>(best)].height)) {
         best_cost = cost;
         best = children[side];
       }
@@ -178,8 +183,8 @@ std::int32_t DynamicAabbTree::find_best_sibling(const Aabb& box) const {
     if (lower_bound[0] > best_cost && lower_bound[1] > best_cost) break;
     const bool first = lower_bound[0] < lower_bound[1] ||
                        (lower_bound[0] == lower_bound[1] &&
-                        nodes_[static_cast<std::size_t>(children[0])].height <=
-                            nodes_[static_cast<std::size_t>(children[1])].height);
+                        links_[static_cast<std::size_t>(children[0])].height <=
+                            links_[static_cast<std::size_t>(children[1])].height);
     index = children[first ? 0 : 1];
   }
   return best;
@@ -189,18 +194,18 @@ void DynamicAabbTree::insert_leaf(std::int32_t leaf) {
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
   if (root_ == null_node) {
     root_ = leaf;
-    nodes_[at(leaf)].parent = null_node;
+    links_[at(leaf)].parent = null_node;
     return;
   }
   const std::int32_t sibling = find_best_sibling(nodes_[at(leaf)].box);
-  const std::int32_t old_parent = nodes_[at(sibling)].parent;
+  const std::int32_t old_parent = links_[at(sibling)].parent;
   const std::int32_t parent = allocate_node();
   Node& node = nodes_[at(parent)];
-  node.parent = old_parent;
+  links_[at(parent)].parent = old_parent;
   node.child1 = sibling;
   node.child2 = leaf;
-  nodes_[at(sibling)].parent = parent;
-  nodes_[at(leaf)].parent = parent;
+  links_[at(sibling)].parent = parent;
+  links_[at(leaf)].parent = parent;
   if (old_parent == null_node) {
     root_ = parent;
   } else {
@@ -216,11 +221,11 @@ void DynamicAabbTree::remove_leaf(std::int32_t leaf) {
     root_ = null_node;
     return;
   }
-  const std::int32_t parent = nodes_[at(leaf)].parent;
-  const std::int32_t grandparent = nodes_[at(parent)].parent;
+  const std::int32_t parent = links_[at(leaf)].parent;
+  const std::int32_t grandparent = links_[at(parent)].parent;
   const Node& old = nodes_[at(parent)];
   const std::int32_t sibling = old.child1 == leaf ? old.child2 : old.child1;
-  nodes_[at(sibling)].parent = grandparent;
+  links_[at(sibling)].parent = grandparent;
   free_node(parent);
   if (grandparent == null_node) {
     root_ = sibling;
@@ -236,14 +241,16 @@ void DynamicAabbTree::refit(std::int32_t index) noexcept {
   const Node& first = nodes_[static_cast<std::size_t>(node.child1)];
   const Node& second = nodes_[static_cast<std::size_t>(node.child2)];
   node.box = first.box.merged(second.box);
-  node.height = 1 + std::max(first.height, second.height);
+  links_[static_cast<std::size_t>(index)].height =
+      1 + std::max(links_[static_cast<std::size_t>(node.child1)].height,
+                   links_[static_cast<std::size_t>(node.child2)].height);
 }
 
 void DynamicAabbTree::refit_upward(std::int32_t index, bool rotate_nodes) {
   while (index != null_node) {
     refit(index);
     if (rotate_nodes) rotate(index);
-    index = nodes_[static_cast<std::size_t>(index)].parent;
+    index = links_[static_cast<std::size_t>(index)].parent;
   }
 }
 
@@ -254,8 +261,8 @@ void DynamicAabbTree::swap_children(std::int32_t parent_a, std::int32_t a, std::
   Node& second = nodes_[static_cast<std::size_t>(parent_b)];
   (first.child1 == a ? first.child1 : first.child2) = b;
   (second.child1 == b ? second.child1 : second.child2) = a;
-  nodes_[static_cast<std::size_t>(a)].parent = parent_b;
-  nodes_[static_cast<std::size_t>(b)].parent = parent_a;
+  links_[static_cast<std::size_t>(a)].parent = parent_b;
+  links_[static_cast<std::size_t>(b)].parent = parent_a;
 }
 
 // Tree rotations (Bittner et al. 2015; Kopta et al., "Fast, effective BVH updates for animated
@@ -312,12 +319,12 @@ void DynamicAabbTree::rebuild() {
   std::vector<std::int32_t> leaves;
   leaves.reserve(proxy_count_);
   for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (nodes_[i].height == 0) leaves.push_back(static_cast<std::int32_t>(i));
+    if (links_[i].height == 0) leaves.push_back(static_cast<std::int32_t>(i));
   free_list_ = null_node;
   for (std::size_t i = nodes_.size(); i-- > 0;)
-    if (nodes_[i].height != 0) free_node(static_cast<std::int32_t>(i));
+    if (links_[i].height != 0) free_node(static_cast<std::int32_t>(i));
   root_ = leaves.empty() ? null_node : build_subtree(leaves, 0, leaves.size());
-  if (root_ != null_node) nodes_[static_cast<std::size_t>(root_)].parent = null_node;
+  if (root_ != null_node) links_[static_cast<std::size_t>(root_)].parent = null_node;
 }
 
 std::int32_t DynamicAabbTree::build_subtree(std::vector<std::int32_t>& leaves, std::size_t begin,
@@ -341,8 +348,8 @@ std::int32_t DynamicAabbTree::build_subtree(std::vector<std::int32_t>& leaves, s
   Node& node = nodes_[static_cast<std::size_t>(parent)];
   node.child1 = left;
   node.child2 = right;
-  nodes_[static_cast<std::size_t>(left)].parent = parent;
-  nodes_[static_cast<std::size_t>(right)].parent = parent;
+  links_[static_cast<std::size_t>(left)].parent = parent;
+  links_[static_cast<std::size_t>(right)].parent = parent;
   refit(parent);
   return parent;
 }
@@ -370,26 +377,28 @@ bool DynamicAabbTree::ray_meets(const Ray& ray, const Aabb& box) noexcept {
 void DynamicAabbTree::validate() const {
   std::size_t reached = 0, leaves = 0;
   if (root_ != null_node) {
-    if (nodes_[static_cast<std::size_t>(root_)].parent != null_node) broken("root has a parent");
+    if (links_[static_cast<std::size_t>(root_)].parent != null_node) broken("root has a parent");
     TraversalStack stack;
     stack.push(root_);
     while (!stack.is_empty()) {
       const std::int32_t index = stack.pop();
       const Node& node = nodes_[static_cast<std::size_t>(index)];
+      const std::int32_t height = links_[static_cast<std::size_t>(index)].height;
       const std::string name = "node " + std::to_string(index);
       if (++reached > nodes_.size()) broken("a cycle through " + name);
-      if (node.height < 0) broken(name + " is in the tree and on the free list");
+      if (height < 0) broken(name + " is in the tree and on the free list");
       if (node.is_leaf()) {
-        if (node.height != 0)
-          broken(name + " is a leaf with height " + std::to_string(node.height));
+        if (height != 0) broken(name + " is a leaf with height " + std::to_string(height));
         ++leaves;
         continue;
       }
-      const Node& first = nodes_[static_cast<std::size_t>(node.child1)];
-      const Node& second = nodes_[static_cast<std::size_t>(node.child2)];
+      const Links& first = links_[static_cast<std::size_t>(node.child1)];
+      const Links& second = links_[static_cast<std::size_t>(node.child2)];
       if (first.parent != index || second.parent != index) broken(name + ": child's parent link");
-      if (node.height != 1 + std::max(first.height, second.height)) broken(name + ": height");
-      if (!(node.box == first.box.merged(second.box))) broken(name + ": box is not the union");
+      if (height != 1 + std::max(first.height, second.height)) broken(name + ": height");
+      const Aabb& box1 = nodes_[static_cast<std::size_t>(node.child1)].box;
+      if (!(node.box == box1.merged(nodes_[static_cast<std::size_t>(node.child2)].box)))
+        broken(name + ": box is not the union");
       stack.push(node.child1);
       stack.push(node.child2);
     }
@@ -397,10 +406,11 @@ void DynamicAabbTree::validate() const {
   if (leaves != proxy_count_) broken("leaf count differs from the proxy count");
   std::size_t free = 0;
   for (std::int32_t index = free_list_; index != null_node;) {
-    const Node& node = nodes_[static_cast<std::size_t>(index)];
-    if (node.height != -1) broken("node " + std::to_string(index) + " on the free list is in use");
+    const Links& links = links_[static_cast<std::size_t>(index)];
+    if (links.height != -1 || nodes_[static_cast<std::size_t>(index)].child1 != free_marker)
+      broken("node " + std::to_string(index) + " on the free list is in use");
     if (++free > nodes_.size()) broken("a cycle in the free list");
-    index = node.parent;
+    index = links.parent;
   }
   if (reached + free != nodes_.size()) broken("nodes neither in the tree nor free");
 }

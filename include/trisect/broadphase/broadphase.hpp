@@ -97,7 +97,7 @@ class Broadphase {
     for (const DynamicAabbTree& tree : trees_) {
       const bool finished = tree.query(box, [&](ProxyId node) {
         const auto id = static_cast<ProxyId>(tree.user_data_unchecked(node));
-        return !proxies_[id].box.overlaps(box) || visit(id);
+        return !boxes_[id].overlaps(box) || visit(id);
       });
       if (!finished) return false;
     }
@@ -109,7 +109,7 @@ class Broadphase {
 
   /// True when `id` names a live proxy.
   [[nodiscard]] bool is_proxy(ProxyId id) const noexcept {
-    return id < proxies_.size() && proxies_[id].is_alive;
+    return id < flags_.size() && (flags_[id] & alive) != 0;
   }
 
   /// Number of live proxies in both layers.
@@ -122,29 +122,48 @@ class Broadphase {
 
  private:
   struct Proxy {
-    Aabb box;
     ProxyId node = 0;  // the leaf in its layer's tree
     Layer layer = Layer::dynamic_layer;
     ProxyFilter filter;
-    bool is_alive = false;
-    bool is_fat_changed = false;  // on `fat_changed_` this frame
   };
+
+  // Per-proxy state bits (`flags_`).
+  enum : std::uint8_t {
+    alive = 1,        // a live proxy
+    fat_changed = 2,  // its fat box changed this frame (it is on `fat_changed_`)
+    moved = 4,        // its box changed this frame (or it is new)
+  };
+
+  // A pair whose fat boxes overlap, with whether the proxies' own boxes overlapped at the last
+  // update (`was_overlapping`) and do now (`is_overlapping`); `is_dropped` marks a pair whose
+  // fat boxes parted (or a proxy died), kept until its end event is collected.
+  struct FatPair {
+    ProxyPair pair;
+    std::uint8_t state = 0;
+  };
+  enum : std::uint8_t { was_overlapping = 1, is_overlapping = 2, is_dropped = 4 };
 
   void require_proxy(ProxyId id) const;
   void mark_fat_changed(ProxyId id);
+  void mark_moved(ProxyId id);
   [[nodiscard]] bool may_pair(const Proxy& a, const Proxy& b) const noexcept;
-  void drop_stale_fat_pairs();
   [[nodiscard]] std::vector<ProxyPair> find_new_fat_pairs();
-  void find_overlapping_pairs();
+  void merge_fat_pairs(const std::vector<ProxyPair>& found);
+  void test_overlaps();
+  void collect_events();
   void recycle_destroyed();
 
   DynamicAabbTree trees_[2];
+  std::vector<Aabb> boxes_;  // by proxy id: the box last given
   std::vector<Proxy> proxies_;
+  std::vector<std::uint8_t> flags_;  // by proxy id
   std::vector<ProxyId> free_ids_;
   std::vector<ProxyId> destroyed_;
   std::vector<ProxyId> fat_changed_;
-  std::vector<ProxyPair> fat_pairs_;  // ascending: pairs whose fat boxes overlap
-  std::vector<ProxyPair> pairs_;      // ascending: pairs whose boxes overlap
+  std::vector<ProxyId> moved_;
+  std::vector<FatPair> fat_pairs_;  // ascending by pair
+  std::vector<FatPair> merged_;     // the next frame's fat_pairs_, kept for its storage
+  std::vector<ProxyPair> pairs_;    // ascending: pairs whose boxes overlap
   std::vector<ProxyPair> began_;
   std::vector<ProxyPair> ended_;
 };

@@ -87,7 +87,7 @@ class DynamicAabbTree {
 
   /// The user value of live proxy `id`, unchecked (for visitors inside queries).
   [[nodiscard]] std::uint64_t user_data_unchecked(ProxyId id) const noexcept {
-    return nodes_[id].user_data;
+    return links_[id].user_data;
   }
 
   /// True when `id` names a live proxy.
@@ -114,15 +114,22 @@ class DynamicAabbTree {
 
  private:
   static constexpr std::int32_t null_node = -1;
+  static constexpr std::int32_t free_marker = -2;  // `child1` of a node on the free list
 
-  struct Node {
+  // What a query reads of a node: 32 bytes, aligned so that a node never straddles a cache line
+  // (the rest lives in `Links`, which only updates read).
+  struct alignas(32) Node {
     Aabb box;
-    std::int32_t parent = null_node;  // next free node when on the free list
-    std::int32_t child1 = null_node;  // null for leaves
+    std::int32_t child1 = null_node;  // null for leaves, `free_marker` for free nodes
     std::int32_t child2 = null_node;
-    std::int32_t height = 0;  // -1 when free
-    std::uint64_t user_data = 0;
     [[nodiscard]] bool is_leaf() const noexcept { return child1 == null_node; }
+  };
+  static_assert(sizeof(Node) == 32);
+
+  struct Links {
+    std::int32_t parent = null_node;  // next free node when on the free list
+    std::int32_t height = 0;          // -1 when free
+    std::uint64_t user_data = 0;
   };
 
   [[nodiscard]] Aabb fat(const Aabb& box, const Vec3& displacement) const;
@@ -144,6 +151,7 @@ class DynamicAabbTree {
 
   FatBoxOptions options_;
   std::vector<Node> nodes_;
+  std::vector<Links> links_;  // beside nodes_, index for index
   std::int32_t root_ = null_node;
   std::int32_t free_list_ = null_node;
   std::size_t proxy_count_ = 0;
