@@ -213,6 +213,9 @@ void Broadphase::recycle_destroyed() {
 }
 
 void Broadphase::update_pairs() {
+  for (DynamicAabbTree& tree : trees_)
+    if (double(tree.refits_since_rebuild()) >= rebuild_after_refits * double(tree.size()))
+      tree.rebuild();
   merge_fat_pairs(find_new_fat_pairs());
   test_overlaps();
   collect_events();

@@ -93,9 +93,19 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
     const Aabb roomy{wanted.min - slack, wanted.max + slack};
     if (roomy.contains(node.box)) return false;
   }
-  remove_leaf(static_cast<std::int32_t>(id));
+  const auto leaf = static_cast<std::int32_t>(id);
+  if (node.box.overlaps(wanted)) {
+    // A continuous motion: refit the ancestors in place, with rotations, up to the first one
+    // that does not change (Kopta et al., I3D 2012); `rebuild()` restores the tree's quality
+    // as these add up.
+    node.box = wanted;
+    ++refits_;
+    if (links_[id].parent != null_node) refit_upward(links_[id].parent, true, true);
+    return true;
+  }
+  remove_leaf(leaf);  // a jump: find the leaf a new place
   nodes_[id].box = wanted;
-  insert_leaf(static_cast<std::int32_t>(id));
+  insert_leaf(leaf);
   return true;
 }
 
@@ -127,9 +137,13 @@ std::int32_t DynamicAabbTree::allocate_node() {
   if (free_list_ == null_node) {
     if (nodes_.size() >= std::size_t(std::numeric_limits<std::int32_t>::max()))
       throw std::length_error("DynamicAabbTree: more than 2^31 - 1 nodes");
-    links_.reserve(nodes_.size() + 1);  // so that the second emplace_back cannot throw
     nodes_.emplace_back();
-    links_.emplace_back();
+    try {
+      links_.emplace_back();
+    } catch (...) {
+      nodes_.pop_back();  // both or neither
+      throw;
+    }
     return static_cast<std::int32_t>(nodes_.size() - 1);
   }
   const std::int32_t index = free_list_;
@@ -212,7 +226,7 @@ void DynamicAabbTree::insert_leaf(std::int32_t leaf) {
     Node& above = nodes_[at(old_parent)];
     (above.child1 == sibling ? above.child1 : above.child2) = parent;
   }
-  refit_upward(parent, true);
+  refit_upward(parent, true, false);
 }
 
 void DynamicAabbTree::remove_leaf(std::int32_t leaf) {
@@ -233,22 +247,27 @@ void DynamicAabbTree::remove_leaf(std::int32_t leaf) {
   }
   Node& above = nodes_[at(grandparent)];
   (above.child1 == parent ? above.child1 : above.child2) = sibling;
-  refit_upward(grandparent, false);  // removal only shrinks boxes; insertion rotates (as Box2D)
+  refit_upward(grandparent, false, true);  // removal only shrinks boxes; insertion rotates (Box2D)
 }
 
-void DynamicAabbTree::refit(std::int32_t index) noexcept {
+bool DynamicAabbTree::refit(std::int32_t index) noexcept {
   Node& node = nodes_[static_cast<std::size_t>(index)];
   const Node& first = nodes_[static_cast<std::size_t>(node.child1)];
   const Node& second = nodes_[static_cast<std::size_t>(node.child2)];
-  node.box = first.box.merged(second.box);
-  links_[static_cast<std::size_t>(index)].height =
+  const Aabb box = first.box.merged(second.box);
+  std::int32_t& height = links_[static_cast<std::size_t>(index)].height;
+  const std::int32_t new_height =
       1 + std::max(links_[static_cast<std::size_t>(node.child1)].height,
                    links_[static_cast<std::size_t>(node.child2)].height);
+  const bool changed = !(box == node.box) || new_height != height;
+  node.box = box;
+  height = new_height;
+  return changed;
 }
 
-void DynamicAabbTree::refit_upward(std::int32_t index, bool rotate_nodes) {
+void DynamicAabbTree::refit_upward(std::int32_t index, bool rotate_nodes, bool until_unchanged) {
   while (index != null_node) {
-    refit(index);
+    if (!refit(index) && until_unchanged) return;  // then nothing above changes either
     if (rotate_nodes) rotate(index);
     index = links_[static_cast<std::size_t>(index)].parent;
   }
@@ -310,16 +329,17 @@ void DynamicAabbTree::rotate(std::int32_t index) {
   }
   if (best.a == null_node) return;
   swap_children(best.parent_a, best.a, best.parent_b, best.b);
-  if (best.parent_a != index) refit(best.parent_a);
-  refit(best.parent_b);
-  refit(index);
+  if (best.parent_a != index) (void)refit(best.parent_a);
+  (void)refit(best.parent_b);
+  (void)refit(index);
 }
 
 void DynamicAabbTree::rebuild() {
-  std::vector<std::int32_t> leaves;
+  std::vector<BuildLeaf> leaves;
   leaves.reserve(proxy_count_);
   for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (links_[i].height == 0) leaves.push_back(static_cast<std::int32_t>(i));
+    if (links_[i].height == 0) leaves.push_back({nodes_[i].box.center(), std::int32_t(i)});
+  refits_ = 0;
   free_list_ = null_node;
   for (std::size_t i = nodes_.size(); i-- > 0;)
     if (links_[i].height != 0) free_node(static_cast<std::int32_t>(i));
@@ -327,20 +347,21 @@ void DynamicAabbTree::rebuild() {
   if (root_ != null_node) links_[static_cast<std::size_t>(root_)].parent = null_node;
 }
 
-std::int32_t DynamicAabbTree::build_subtree(std::vector<std::int32_t>& leaves, std::size_t begin,
+// Leaves and their centres side by side, so that the splits do not chase the nodes.
+std::int32_t DynamicAabbTree::build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin,
                                             std::size_t end) {
-  if (end - begin == 1) return leaves[begin];
+  if (end - begin == 1) return leaves[begin].node;
   Aabb centers = Aabb::empty();
-  for (std::size_t i = begin; i < end; ++i)
-    centers.extend(nodes_[static_cast<std::size_t>(leaves[i])].box.center());
+  for (std::size_t i = begin; i < end; ++i) centers.extend(leaves[i].center);
   const Vec3 size = centers.max - centers.min;
   const int axis = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
   const auto middle = static_cast<std::ptrdiff_t>((begin + end) / 2);
   const auto first = leaves.begin();
   std::nth_element(first + static_cast<std::ptrdiff_t>(begin), first + middle,
-                   first + static_cast<std::ptrdiff_t>(end), [&](std::int32_t p, std::int32_t q) {
-                     return nodes_[static_cast<std::size_t>(p)].box.center()[axis] <
-                            nodes_[static_cast<std::size_t>(q)].box.center()[axis];
+                   first + static_cast<std::ptrdiff_t>(end),
+                   [axis](const BuildLeaf& p, const BuildLeaf& q) {
+                     return p.center[axis] < q.center[axis] ||
+                            (p.center[axis] == q.center[axis] && p.node < q.node);
                    });
   const std::int32_t left = build_subtree(leaves, begin, static_cast<std::size_t>(middle));
   const std::int32_t right = build_subtree(leaves, static_cast<std::size_t>(middle), end);
@@ -350,7 +371,7 @@ std::int32_t DynamicAabbTree::build_subtree(std::vector<std::int32_t>& leaves, s
   node.child2 = right;
   links_[static_cast<std::size_t>(left)].parent = parent;
   links_[static_cast<std::size_t>(right)].parent = parent;
-  refit(parent);
+  (void)refit(parent);
   return parent;
 }
 

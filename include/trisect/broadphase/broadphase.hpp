@@ -48,6 +48,12 @@ concept PairCallback = requires(Callback callback, ProxyPair pair) {
 /// whatever the number of TBB threads (`update` runs its searches on TBB's worker threads).
 class Broadphase {
  public:
+  /// `update` rebuilds a layer's tree (`DynamicAabbTree::rebuild`) when the moves it refitted
+  /// in place since its last rebuild number at least this fraction of its proxies. Refits are
+  /// cheap but leave proxies where they were in the tree; the rebuild puts them back in order
+  /// (as Box2D v3 rebuilds its trees' enlarged parts each step).
+  static constexpr double rebuild_after_refits = 0.5;
+
   /// An empty broadphase; `options` sets both trees' fat boxes.
   explicit Broadphase(FatBoxOptions options = {});
 

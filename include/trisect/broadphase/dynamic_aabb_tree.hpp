@@ -60,14 +60,20 @@ class DynamicAabbTree {
 
   /// Tells the tree that proxy `id` now has box `box` after moving by `displacement` (finite).
   /// When the stored fat box still contains `box` and is not far larger than needed, nothing
-  /// changes and the result is false; otherwise the proxy is reinserted with a new fat box and
-  /// the result is true. Throws `InvalidInput` for a bad id, box or displacement; then the tree
-  /// is unchanged.
+  /// changes and the result is false; otherwise the proxy gets a new fat box and the result is
+  /// true. A new fat box that overlaps the old one (a continuous motion) is refitted in place,
+  /// with rotations, and counts in `refits_since_rebuild()`; any other is reinserted. Throws
+  /// `InvalidInput` for a bad id, box or displacement; then the tree is unchanged.
   bool move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement = Vec3(0.0f));
 
   /// Rebuilds the whole tree top down from its leaves (median splits along the widest axis of
-  /// the leaves' centres). Ids, fat boxes and user values stay as they are.
+  /// the leaves' centres; ties by id, so the tree depends on the leaves only). Ids, fat boxes
+  /// and user values stay as they are; `refits_since_rebuild()` starts again from 0.
   void rebuild();
+
+  /// How many moves refitted a proxy in place since the tree was created or last rebuilt: each
+  /// leaves the proxy where it was in the tree, so the tree's quality drifts as this grows.
+  [[nodiscard]] std::size_t refits_since_rebuild() const noexcept { return refits_; }
 
   /// Visits (in unspecified order) each proxy whose fat box meets the closed box `box`, until
   /// `visit` returns false. Returns false when stopped early. Throws `InvalidInput` for a bad box.
@@ -140,11 +146,15 @@ class DynamicAabbTree {
   [[nodiscard]] std::int32_t find_best_sibling(const Aabb& box) const;
   void insert_leaf(std::int32_t leaf);
   void remove_leaf(std::int32_t leaf);
-  void refit_upward(std::int32_t index, bool rotate);
+  void refit_upward(std::int32_t index, bool rotate_nodes, bool until_unchanged);
   void rotate(std::int32_t index);
   void swap_children(std::int32_t parent_a, std::int32_t a, std::int32_t parent_b, std::int32_t b);
-  void refit(std::int32_t index) noexcept;
-  std::int32_t build_subtree(std::vector<std::int32_t>& leaves, std::size_t begin, std::size_t end);
+  bool refit(std::int32_t index) noexcept;  // true when the box or height changed
+  struct BuildLeaf {
+    Vec3 center;
+    std::int32_t node;
+  };
+  std::int32_t build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin, std::size_t end);
   static bool ray_meets(const Ray& ray, const Aabb& box) noexcept;
   template <class Overlaps, ProxyVisitor Visit>
   bool traverse(const Overlaps& overlaps, Visit& visit) const;
@@ -155,21 +165,32 @@ class DynamicAabbTree {
   std::int32_t root_ = null_node;
   std::int32_t free_list_ = null_node;
   std::size_t proxy_count_ = 0;
+  std::size_t refits_ = 0;
 };
 
+// Depth first; the children of a node are tested together, and the children of each inner
+// node put on the stack are prefetched, so that their loads overlap the work in between.
 template <class Overlaps, ProxyVisitor Visit>
 bool DynamicAabbTree::traverse(const Overlaps& overlaps, Visit& visit) const {
-  if (root_ == null_node) return true;
+  const auto at = [this](std::int32_t index) -> const Node& {
+    return nodes_[static_cast<std::size_t>(index)];
+  };
+  if (root_ == null_node || !overlaps(at(root_).box)) return true;
+  if (at(root_).is_leaf()) return visit(static_cast<ProxyId>(root_));
   TraversalStack stack;
   stack.push(root_);
   while (!stack.is_empty()) {
-    const Node& node = nodes_[static_cast<std::size_t>(stack.pop())];
-    if (!overlaps(node.box)) continue;
-    if (!node.is_leaf()) {
-      stack.push(node.child2);
-      stack.push(node.child1);
-    } else if (!visit(static_cast<ProxyId>(&node - nodes_.data()))) {
-      return false;
+    const Node& node = at(stack.pop());
+    for (const std::int32_t index : {node.child1, node.child2}) {
+      const Node& child = at(index);
+      if (!overlaps(child.box)) continue;
+      if (child.is_leaf()) {
+        if (!visit(static_cast<ProxyId>(index))) return false;
+        continue;
+      }
+      __builtin_prefetch(&at(child.child1));
+      __builtin_prefetch(&at(child.child2));
+      stack.push(index);
     }
   }
   return true;
