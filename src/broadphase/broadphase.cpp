@@ -11,9 +11,6 @@
 namespace trisect {
 namespace {
 
-constexpr std::size_t dynamic_index = static_cast<std::size_t>(Layer::dynamic_layer);
-constexpr std::size_t static_index = static_cast<std::size_t>(Layer::static_layer);
-
 // Fat pairs per task of the overlap test: large enough that a task outweighs its scheduling.
 constexpr std::size_t pairs_per_task = 8192;
 
@@ -109,25 +106,28 @@ bool Broadphase::may_pair(const Proxy& a, const Proxy& b) const noexcept {
 std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
   tbb::enumerable_thread_specific<std::vector<ProxyPair>> found;
   tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, fat_changed_.size(), 64),
+      tbb::blocked_range<std::size_t>(0, fat_changed_.size(), 256),
       [&](const tbb::blocked_range<std::size_t>& range) {
         std::vector<ProxyPair>& out = found.local();
-        for (std::size_t i = range.begin(); i != range.end(); ++i) {
-          const ProxyId id = fat_changed_[i];
-          if ((flags_[id] & alive) == 0) continue;
-          const Proxy& proxy = proxies_[id];
-          const Aabb& fat = trees_[static_cast<std::size_t>(proxy.layer)].fat_box(proxy.node);
-          for (std::size_t layer : {dynamic_index, static_index}) {
-            if (layer == static_index && proxy.layer == Layer::static_layer) break;
-            const DynamicAabbTree& tree = trees_[layer];
-            (void)tree.query(fat, [&](ProxyId node) {
-              const auto other = static_cast<ProxyId>(tree.user_data_unchecked(node));
-              if (other == id || ((flags_[other] & fat_changed) != 0 && other < id)) return true;
-              if (may_pair(proxy, proxies_[other]))
-                out.push_back(id < other ? ProxyPair{id, other} : ProxyPair{other, id});
-              return true;
-            });
+        for (const Layer layer : {Layer::dynamic_layer, Layer::static_layer}) {
+          std::vector<ProxyId> ids;  // the searching proxies, and their fat boxes
+          std::vector<Aabb> fat_boxes;
+          for (std::size_t i = range.begin(); i != range.end(); ++i) {
+            const ProxyId id = fat_changed_[i];
+            const Proxy& proxy = proxies_[id];
+            if ((flags_[id] & alive) == 0) continue;
+            if (layer == Layer::static_layer && proxy.layer == Layer::static_layer) continue;
+            ids.push_back(id);
+            fat_boxes.push_back(trees_[static_cast<std::size_t>(proxy.layer)].fat_box(proxy.node));
           }
+          const DynamicAabbTree& tree = trees_[static_cast<std::size_t>(layer)];
+          tree.query_each(fat_boxes, [&](std::size_t query, ProxyId node) {
+            const ProxyId id = ids[query];
+            const auto other = static_cast<ProxyId>(tree.user_data_unchecked(node));
+            if (other == id || ((flags_[other] & fat_changed) != 0 && other < id)) return;
+            if (may_pair(proxies_[id], proxies_[other]))
+              out.push_back(id < other ? ProxyPair{id, other} : ProxyPair{other, id});
+          });
         }
       });
   std::vector<ProxyPair> pairs;

@@ -95,6 +95,42 @@ TEST_CASE("DynamicAabbTree matches brute force through random create, move and d
   }
 }
 
+TEST_CASE("DynamicAabbTree query_each equals one query per box", "[broadphase]") {
+  std::mt19937_64 random(29);
+  DynamicAabbTree tree;
+  std::map<ProxyId, Aabb> live;
+  for (int i = 0; i < 600; ++i) {
+    const Aabb box = random_awkward_box(random, 40.0f);
+    live[tree.create_proxy(box, 7)] = box;
+  }
+  for (int round = 0; round < 20; ++round) {
+    for (auto& [id, box] : live) {  // small steps: refitted in place, some jumps: reinserted
+      const Vec3 step = random_point(random, round % 5 == 4 ? 30.0f : 0.4f);
+      box = Aabb{box.min + step, box.max + step};
+      (void)tree.move_proxy(id, box, step);
+    }
+    REQUIRE_NOTHROW(tree.validate());
+    std::vector<Aabb> queries;
+    for (int q = 0; q < 50; ++q) queries.push_back(random_awkward_box(random, 40.0f));
+    std::vector<std::vector<ProxyId>> answers(queries.size());
+    tree.query_each(queries, [&](std::size_t q, ProxyId id) { answers[q].push_back(id); });
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      std::sort(answers[q].begin(), answers[q].end());
+      REQUIRE(answers[q] == tree_answer(tree, queries[q]));
+      REQUIRE(answers[q] == brute_force_answer(tree, live, queries[q]));
+    }
+  }
+  CHECK(tree.refits_since_rebuild() > 0);
+  tree.rebuild();
+  CHECK(tree.refits_since_rebuild() == 0);
+  REQUIRE_NOTHROW(tree.validate());
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<Aabb> bad{Aabb{Vec3(0.0f), Vec3(1.0f)}, Aabb{Vec3(nan), Vec3(1.0f)}};
+  std::size_t visited = 0;
+  REQUIRE_THROWS_AS(tree.query_each(bad, [&](std::size_t, ProxyId) { ++visited; }), InvalidInput);
+  CHECK(visited == 0);
+}
+
 TEST_CASE("DynamicAabbTree moves inside the fat box change nothing", "[broadphase]") {
   DynamicAabbTree tree(FatBoxOptions{0.5f, 4.0f});
   const Aabb box{Vec3(0.0f), Vec3(1.0f)};
