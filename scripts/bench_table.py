@@ -106,7 +106,9 @@ def group_runs(medians):
     """{operation: {(scene, threads): {(library, variant): (ns, counters)}}} in file order."""
     operations = OrderedDict()
     for name, value in medians.items():
-        parts = name.split("/")
+        # Google Benchmark appends its settings (/iterations:N, /real_time): not part of the name.
+        parts = [part for part in name.split("/")
+                 if not part.startswith("iterations:") and part not in ("real_time", "process_time")]
         if len(parts) != 5 or not parts[4].startswith("t"):
             print(f"bench_table: skipping {name!r} (not operation/library/scene/variant/tN)",
                   file=sys.stderr)

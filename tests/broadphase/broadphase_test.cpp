@@ -98,6 +98,15 @@ FrameLog update_logged(Broadphase& broadphase) {
   return log;
 }
 
+// The logs that `frames(logs)` collects when run in a TBB arena of `threads` threads.
+template <class Frames>
+std::vector<FrameLog> logs_with_threads(int threads, const Frames& frames) {
+  std::vector<FrameLog> logs;
+  tbb::task_arena arena(threads);
+  arena.execute([&] { frames(logs); });
+  return logs;
+}
+
 }  // namespace
 
 TEST_CASE("Broadphase pairs and events match brute force over random frames", "[broadphase]") {
@@ -126,51 +135,46 @@ TEST_CASE("Broadphase pairs and events match brute force over random frames", "[
 // Every proxy drifts every frame, as bodies do: most new fat boxes are refitted in place, and
 // the trees are rebuilt whenever refits reach half their proxies (Broadphase::update).
 TEST_CASE("Broadphase stays exact while every proxy moves every frame", "[broadphase]") {
-  const auto run = [](int threads) {
-    std::vector<FrameLog> logs;
-    tbb::task_arena arena(threads);
-    arena.execute([&] {
-      std::mt19937_64 random(23);
-      Broadphase broadphase(FatBoxOptions{0.05f, 8.0f});
-      Model model;
-      std::vector<Vec3> velocities;
-      for (int i = 0; i < 400; ++i) {
-        const Layer layer = i % 20 == 0 ? Layer::static_layer : Layer::dynamic_layer;
-        const ModelProxy proxy{random_box(random, 30.0f), layer, random_filter(random)};
-        model[broadphase.create_proxy(proxy.box, proxy.layer, proxy.filter)] = proxy;
-        velocities.push_back(random_point(random, 0.1f));
+  const auto frames = [](std::vector<FrameLog>& logs) {
+    std::mt19937_64 random(23);
+    Broadphase broadphase(FatBoxOptions{0.05f, 8.0f});
+    Model model;
+    std::vector<Vec3> velocities;
+    for (int i = 0; i < 400; ++i) {
+      const Layer layer = i % 20 == 0 ? Layer::static_layer : Layer::dynamic_layer;
+      const ModelProxy proxy{random_box(random, 30.0f), layer, random_filter(random)};
+      model[broadphase.create_proxy(proxy.box, proxy.layer, proxy.filter)] = proxy;
+      velocities.push_back(random_point(random, 0.1f));
+    }
+    std::vector<ProxyPair> previous;
+    std::size_t most_refits = 0;
+    for (int frame = 0; frame < 200; ++frame) {
+      for (auto& [id, proxy] : model) {
+        const Vec3 step = velocities[id] * (frame % 50 < 25 ? 1.0f : -1.0f);
+        proxy.box = Aabb{proxy.box.min + step, proxy.box.max + step};
+        broadphase.move_proxy(id, proxy.box, step);
       }
-      std::vector<ProxyPair> previous;
-      std::size_t most_refits = 0;
-      for (int frame = 0; frame < 200; ++frame) {
-        for (auto& [id, proxy] : model) {
-          const Vec3 step = velocities[id] * (frame % 50 < 25 ? 1.0f : -1.0f);
-          proxy.box = Aabb{proxy.box.min + step, proxy.box.max + step};
-          broadphase.move_proxy(id, proxy.box, step);
-        }
-        const FrameLog log = update_logged(broadphase);
-        const std::vector<ProxyPair> expected = brute_force_pairs(model);
-        INFO("frame " << frame);
-        REQUIRE(broadphase.pairs() == expected);
-        REQUIRE(log.began == difference(expected, previous));
-        REQUIRE(log.ended == difference(previous, expected));
-        const DynamicAabbTree& tree = broadphase.tree(Layer::dynamic_layer);
-        REQUIRE_NOTHROW(tree.validate());
-        REQUIRE_NOTHROW(broadphase.tree(Layer::static_layer).validate());
-        // update rebuilds once refits reach the fraction, so fewer are left after it
-        REQUIRE(double(tree.refits_since_rebuild()) <
-                Broadphase::rebuild_after_refits * double(tree.size()));
-        most_refits = std::max(most_refits, tree.refits_since_rebuild());
-        logs.push_back(log);
-        previous = expected;
-      }
-      CHECK(most_refits > 0);  // the in-place path ran
-    });
-    return logs;
+      const FrameLog log = update_logged(broadphase);
+      const std::vector<ProxyPair> expected = brute_force_pairs(model);
+      INFO("frame " << frame);
+      REQUIRE(broadphase.pairs() == expected);
+      REQUIRE(log.began == difference(expected, previous));
+      REQUIRE(log.ended == difference(previous, expected));
+      const DynamicAabbTree& tree = broadphase.tree(Layer::dynamic_layer);
+      REQUIRE_NOTHROW(tree.validate());
+      REQUIRE_NOTHROW(broadphase.tree(Layer::static_layer).validate());
+      // update rebuilds once refits reach the fraction, so fewer are left after it
+      REQUIRE(double(tree.refits_since_rebuild()) <
+              Broadphase::rebuild_after_refits * double(tree.size()));
+      most_refits = std::max(most_refits, tree.refits_since_rebuild());
+      logs.push_back(log);
+      previous = expected;
+    }
+    CHECK(most_refits > 0);  // the in-place path ran
   };
-  const std::vector<FrameLog> one = run(1);
-  CHECK(one == run(2));
-  CHECK(one == run(4));
+  const std::vector<FrameLog> one = logs_with_threads(1, frames);
+  CHECK(one == logs_with_threads(2, frames));
+  CHECK(one == logs_with_threads(4, frames));
 }
 
 TEST_CASE("Broadphase box query matches brute force", "[broadphase]") {
@@ -193,24 +197,19 @@ TEST_CASE("Broadphase box query matches brute force", "[broadphase]") {
 }
 
 TEST_CASE("Broadphase events do not depend on the thread count", "[broadphase]") {
-  const auto run = [](int threads) {
-    std::vector<FrameLog> logs;
-    tbb::task_arena arena(threads);
-    arena.execute([&] {
-      std::mt19937_64 random(17);
-      Broadphase broadphase;
-      Model model;
-      for (int frame = 0; frame < 12; ++frame) {
-        random_frame(random, broadphase, model, 60.0f, frame == 0 ? 6000 : 3000);
-        logs.push_back(update_logged(broadphase));
-      }
-      REQUIRE(broadphase.pairs() == brute_force_pairs(model));
-    });
-    return logs;
+  const auto frames = [](std::vector<FrameLog>& logs) {
+    std::mt19937_64 random(17);
+    Broadphase broadphase;
+    Model model;
+    for (int frame = 0; frame < 12; ++frame) {
+      random_frame(random, broadphase, model, 60.0f, frame == 0 ? 6000 : 3000);
+      logs.push_back(update_logged(broadphase));
+    }
+    REQUIRE(broadphase.pairs() == brute_force_pairs(model));
   };
-  const std::vector<FrameLog> one = run(1);
-  CHECK(one == run(2));
-  CHECK(one == run(4));
+  const std::vector<FrameLog> one = logs_with_threads(1, frames);
+  CHECK(one == logs_with_threads(2, frames));
+  CHECK(one == logs_with_threads(4, frames));
 }
 
 TEST_CASE("Broadphase rejects bad input and stays intact", "[broadphase]") {
