@@ -2,7 +2,9 @@
 // over the whole scene and frees it; items processed are triangles.
 //
 //   build/trisect/<scene>/sah/tN     trisect::build with BuildOptions{.threads = N} (binned SAH,
-//                                    16 bins, leaves of at most 8, costs 1 and 1).
+//                                    16 bins, leaves of at most 8, the default costs).
+//   build/trisect/<scene>/morton/tN  the same with .method = BuildMethod::morton (linear BVH,
+//                                    leaves of at most 4): the peer of Embree's LOW.
 //   build/embree/<scene>/medium/tN   rtcNewScene + one RTC_GEOMETRY_TYPE_TRIANGLE geometry over
 //   build/embree/<scene>/low/tN      shared buffers + rtcCommitScene + release, with
 //                                    RTC_BUILD_QUALITY_MEDIUM or LOW, on a device made with
@@ -48,10 +50,12 @@ void set_common_counters(benchmark::State& state, std::size_t triangles, double 
   state.counters["bytes_per_triangle"] = bytes_per_triangle;
 }
 
-void trisect_build(benchmark::State& state, const std::string& scene_name, unsigned threads) {
+void trisect_build(benchmark::State& state, const std::string& scene_name,
+                   trisect::BuildMethod method, unsigned threads) {
   const bench::Scene& scene = bench::scene(scene_name);
   trisect::BuildOptions options;
   options.threads = threads;
+  options.method = method;
   trisect::Bvh bvh;
   for (auto _ : state) {
     bvh = trisect::build(scene.soup(), options);
@@ -106,11 +110,15 @@ void embree_build(benchmark::State& state, const std::string& scene_name, RTCBui
 
 void bench::register_all() {
   for (const std::string& scene : bench::scene_names()) {
-    for (const unsigned threads : {1u, 2u})
-      benchmark::RegisterBenchmark(
-          bench::benchmark_name("build", "trisect", scene, "sah", threads).c_str(),
-          [scene, threads](benchmark::State& state) { trisect_build(state, scene, threads); })
-          ->Unit(benchmark::kMillisecond);
+    for (const auto& [variant, method] : {std::pair{"sah", trisect::BuildMethod::sah},
+                                          std::pair{"morton", trisect::BuildMethod::morton}})
+      for (const unsigned threads : {1u, 2u})
+        benchmark::RegisterBenchmark(
+            bench::benchmark_name("build", "trisect", scene, variant, threads).c_str(),
+            [scene, method = method, threads](benchmark::State& state) {
+              trisect_build(state, scene, method, threads);
+            })
+            ->Unit(benchmark::kMillisecond);
     for (const auto& [variant, quality] :
          {std::pair{"medium", RTC_BUILD_QUALITY_MEDIUM}, std::pair{"low", RTC_BUILD_QUALITY_LOW}})
       for (const unsigned threads : {1u, 2u})

@@ -15,6 +15,7 @@
 #include "box4.hpp"
 #include "finish.hpp"
 #include "huge_pages.hpp"
+#include "morton_build.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <tbb/blocked_range.h>
@@ -377,6 +378,7 @@ void check(const BuildOptions& options) {
 }
 
 Bvh build_in_arena(const TriangleSoup& soup, const BuildOptions& options) {
+  if (options.method == BuildMethod::morton) return detail::build_morton(soup, options);
   Builder builder(soup, options);
   builder.build_root();
   return std::move(builder).finish(soup);

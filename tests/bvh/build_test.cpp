@@ -1,6 +1,8 @@
 // Builds: valid and independent of the thread count, the wide nodes the binary tree collapses
 // into, validate() naming broken invariants, empty and indexed soups, invalid input.
+#include "support/brute_force.hpp"
 #include "support/query_maker.hpp"
+#include "support/ray_check.hpp"
 #include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
@@ -36,6 +38,62 @@ TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") 
     CHECK(stats.depth <= max_bvh_depth);
   }
 }
+TEST_CASE("morton builds are valid, shallow and identical for 1, 2 and 8 threads", "[bvh]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const TriangleSoup soup = scene.soup();
+    const Bvh one = build(soup, {.threads = 1, .method = BuildMethod::morton});
+    REQUIRE_NOTHROW(validate(one, &soup));
+    for (unsigned threads : {2u, 8u})
+      REQUIRE(same_nodes(one, build(soup, {.threads = threads, .method = BuildMethod::morton})));
+    // 30 bits of code, then halving runs of equal codes: at most 30 + 32 binary levels.
+    CHECK(statistics(one).depth <= 62);
+  }
+}
+
+TEST_CASE("morton trees answer every query as brute force does", "[bvh]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const Bvh bvh = build(scene.soup(), {.method = BuildMethod::morton});
+    QueryMaker make{scene, std::mt19937_64(31)};
+    const float size = scene_size(scene);
+    for (int q = 0; q < 60; ++q) {
+      const Aabb box = make.box(0.05f * size);
+      REQUIRE(collect_touching(bvh, box) == brute_force(scene, box));
+      const Plane plane = make.plane();
+      REQUIRE(collect_touching(bvh, plane) == brute_force(scene, plane));
+      const Sphere sphere = make.sphere(0.05f * size);
+      REQUIRE(collect_touching(bvh, sphere) == brute_force(scene, sphere));
+      const Vec3 origin = make.vertex() + Vec3(uniform(make.random, -3, 3) * size * 0.1f);
+      const Ray ray{origin, make.vertex() - origin};
+      if (ray.direction == Vec3(0.0f)) continue;
+      check_closest_hit(scene.soup(), ray, closest_hit(bvh, ray));
+      check_any_hit(scene.soup(), ray, any_hit(bvh, ray));
+    }
+  }
+}
+
+TEST_CASE("morton builds of one triangle, equal centres and a flat scene", "[bvh]") {
+  const std::vector<Vec3> one = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  const Bvh single = build(TriangleSoup{one}, {.method = BuildMethod::morton});
+  CHECK(single.size() == 1);
+  CHECK(collect_touching(single, Aabb{Vec3(0), Vec3(0)}) == std::vector<TriangleId>{0});
+  // 100 copies of one triangle (every code equal: middle splits) and a flat row of triangles
+  // (two axes of zero extent).
+  std::vector<Vec3> copies, row;
+  for (int i = 0; i < 100; ++i) {
+    copies.insert(copies.end(), one.begin(), one.end());
+    row.insert(row.end(), {{float(i), 0, 0}, {float(i) + 1, 0, 0}, {float(i) + 0.5f, 0, 0}});
+  }
+  for (const std::vector<Vec3>* positions : {&copies, &row}) {
+    const TriangleSoup soup{*positions};
+    const Bvh bvh = build(soup, {.method = BuildMethod::morton});
+    REQUIRE_NOTHROW(validate(bvh, &soup));
+    CHECK(collect_touching(bvh, Aabb{Vec3(0.5f, -1, -1), Vec3(0.5f, 1, 1)}).size() ==
+          (positions == &copies ? 100u : 1u));
+  }
+}
+
 TEST_CASE("validate names a corrupted node", "[bvh]") {
   const Scene scene = all_scenes().front();
   const TriangleSoup soup = scene.soup();

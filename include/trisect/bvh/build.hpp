@@ -7,6 +7,19 @@
 
 namespace trisect {
 
+/// How `build` makes the tree.
+enum class BuildMethod {
+  /// Binned surface area heuristic (see `build`): the best trees for queries.
+  sah,
+  /// Morton order (a linear BVH: Lauterbach et al., "Fast BVH Construction on GPUs", 2009):
+  /// triangles sorted along a 30-bit Morton curve of their box centres, split top down where
+  /// the codes' highest differing bit changes (or in the middle of equal codes), leaves of at
+  /// most min(`max_leaf_size`, 4) triangles. Several times faster to build than `sah`, for
+  /// trees that queries traverse more slowly: for scenes rebuilt often. `bin_count` and the
+  /// costs are not used.
+  morton,
+};
+
 /// Options of `build`. Defaults suit box, plane and sphere queries as well as rays.
 struct BuildOptions {
   /// Largest leaf; ranges larger than this are always split. Must be in [1, 255].
@@ -22,6 +35,8 @@ struct BuildOptions {
   float intersection_cost = 1.0f;
   /// Worker threads; 0 means all the machine has. The tree is identical for any value.
   unsigned threads = 0;
+  /// The construction algorithm.
+  BuildMethod method = BuildMethod::sah;
 };
 
 /// Builds a BVH over `soup` with the binned surface area heuristic of Wald ("On fast

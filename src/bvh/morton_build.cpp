@@ -1,0 +1,192 @@
+// A linear BVH: triangles sorted along a Morton curve of their box centres, then split top
+// down where the codes' highest differing bit changes (Lauterbach et al., "Fast BVH
+// Construction on GPUs", 2009; the top-down split search as in Karras, "Maximizing
+// Parallelism in the Construction of BVHs, Octrees, and k-d Trees", HPG 2012). Each
+// subtree's node slots follow the SAH builder's scheme (2(e - b) - 1 slots per range), and
+// the shared finishing step (finish.hpp) turns the binary tree into the 8-wide layout.
+//
+// Determinism: the sort keys are (code, id) pairs, all distinct, so their order, and with it
+// every split and box, does not depend on the thread count.
+#include "morton_build.hpp"
+
+#include "finish.hpp"
+#include "huge_pages.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+#include <tbb/parallel_reduce.h>
+#include <tbb/parallel_sort.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace trisect::detail {
+namespace {
+
+// Ranges at least this large build their two subtrees in parallel.
+constexpr std::size_t parallel_subtree_threshold = 4096;
+// Ranges of at most this many triangles (and at most `max_leaf_size`) become leaves.
+constexpr std::uint32_t morton_leaf_size = 4;
+// Bits per axis of a Morton code: 3 x 10 = 30 bits.
+constexpr int bits_per_axis = 10;
+
+// The 10 low bits of `v` spread to every third bit (bit i to bit 3i).
+std::uint32_t spread_bits(std::uint32_t v) noexcept {
+  v &= 0x3FFu;
+  v = (v | (v << 16)) & 0x030000FFu;
+  v = (v | (v << 8)) & 0x0300F00Fu;
+  v = (v | (v << 4)) & 0x030C30C3u;
+  v = (v | (v << 2)) & 0x09249249u;
+  return v;
+}
+
+// A box's centre, halved before adding so that no coordinate overflows.
+Vec3 centre(const Aabb& box) noexcept { return 0.5f * box.min + 0.5f * box.max; }
+
+// Maps centres inside `bounds` to 10-bit cells per axis and interleaves them.
+class MortonCoder {
+ public:
+  explicit MortonCoder(const Aabb& bounds) : low_(bounds.min) {
+    for (int axis = 0; axis < 3; ++axis) {
+      const double extent = double(bounds.max[axis]) - double(bounds.min[axis]);
+      scale_[axis] = extent > 0 ? double(1 << bits_per_axis) / extent : 0.0;
+    }
+  }
+
+  [[nodiscard]] std::uint32_t code(const Vec3& point) const noexcept {
+    std::uint32_t code = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      const double cell = (double(point[axis]) - double(low_[axis])) * scale_[axis];
+      const double clamped = std::clamp(cell, 0.0, double((1 << bits_per_axis) - 1));
+      code |= spread_bits(static_cast<std::uint32_t>(clamped)) << (2 - axis);
+    }
+    return code;
+  }
+
+ private:
+  Vec3 low_;
+  double scale_[3] = {0, 0, 0};
+};
+
+class MortonBuilder {
+ public:
+  // The arrays are left uninitialised (every entry is written before it is read) and backed by
+  // huge pages where the kernel allows: zeroing and faulting in fresh pages would otherwise
+  // cost as much as the sort.
+  MortonBuilder(const TriangleSoup& soup, const BuildOptions& options)
+      : size_(soup.size()),
+        leaf_size_(std::min(options.max_leaf_size, morton_leaf_size)),
+        bounds_(fresh<Aabb>(size_)),
+        keys_(fresh<std::uint64_t>(size_)),
+        slots_(fresh<BinaryNode>(2 * size_ - 1)) {
+    for_each_index([&](std::size_t id) { bounds_[id] = soup.triangle(id).bounds(); });
+    sort_by_code(centre_bounds());
+    // The boxes in sorted order, so that the leaves read them in sequence.
+    auto sorted = fresh<Aabb>(size_);
+    for_each_index([&](std::size_t i) { sorted[i] = bounds_[id_at(i)]; });
+    bounds_ = std::move(sorted);
+  }
+
+  // The BVH: the binary tree built into the slots, finished with the sorted ids as leaf order.
+  [[nodiscard]] Bvh build(const TriangleSoup& soup) && {
+    build_node(0, size_, 0);
+    bounds_.reset();
+    std::vector<TriangleId> leaf_order(size_);
+    for_each_index([&](std::size_t i) { leaf_order[i] = id_at(i); });
+    return finish(slots_.get(), std::move(leaf_order), soup);
+  }
+
+ private:
+  template <class T>
+  [[nodiscard]] static std::unique_ptr<T[]> fresh(std::size_t count) {
+    auto array = std::make_unique_for_overwrite<T[]>(count);
+    advise_huge_pages(array.get(), count * sizeof(T));
+    return array;
+  }
+
+  template <class Body>
+  void for_each_index(const Body& body) const {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size_, 4096), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) body(i);
+    });
+  }
+
+  [[nodiscard]] Aabb centre_bounds() const {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, size_, 8192), Aabb::empty(),
+        [&](const tbb::blocked_range<std::size_t>& r, Aabb into) {
+          for (std::size_t id = r.begin(); id != r.end(); ++id) into.extend(centre(bounds_[id]));
+          return into;
+        },
+        [](const Aabb& a, const Aabb& b) { return a.merged(b); });
+  }
+
+  void sort_by_code(const Aabb& centres) {
+    const MortonCoder coder(centres);
+    for_each_index([&](std::size_t id) {
+      keys_[id] = std::uint64_t(coder.code(centre(bounds_[id]))) << 32 | id;
+    });
+    tbb::parallel_sort(keys_.get(), keys_.get() + size_);
+  }
+
+  [[nodiscard]] std::uint32_t code_at(std::size_t i) const noexcept {
+    return std::uint32_t(keys_[i] >> 32);
+  }
+  [[nodiscard]] TriangleId id_at(std::size_t i) const noexcept { return TriangleId(keys_[i]); }
+
+  // Where [begin, end) splits: at the first code with the highest bit in which the range's
+  // first and last codes differ set, or in the middle when all codes are equal.
+  [[nodiscard]] std::size_t split_of(std::size_t begin, std::size_t end) const {
+    const std::uint32_t first = code_at(begin), last = code_at(end - 1);
+    if (first == last) return begin + (end - begin) / 2;
+    const std::uint32_t bit = std::bit_floor(first ^ last);
+    std::size_t low = begin, high = end - 1;  // code_at(low) lacks `bit`, code_at(high) has it
+    while (high - low > 1) {
+      const std::size_t middle = low + (high - low) / 2;
+      ((code_at(middle) & bit) != 0 ? high : low) = middle;
+    }
+    return high;
+  }
+
+  // Builds the subtree over sorted positions [begin, end) with its root in slot `slot`.
+  void build_node(std::size_t begin, std::size_t end, std::size_t slot) {
+    BinaryNode& node = slots_[slot];
+    if (end - begin <= leaf_size_) {
+      Aabb box = Aabb::empty();
+      for (std::size_t i = begin; i < end; ++i) box.extend(bounds_[i]);
+      node = {box, std::uint32_t(begin), std::uint32_t(end - begin)};
+      return;
+    }
+    const std::size_t middle = split_of(begin, end);
+    const std::size_t right_slot = slot + 2 * (middle - begin);
+    const auto left = [&] { build_node(begin, middle, slot + 1); };
+    const auto right = [&] { build_node(middle, end, right_slot); };
+    if (end - begin >= parallel_subtree_threshold) {
+      tbb::parallel_invoke(left, right);
+    } else {
+      left();
+      right();
+    }
+    node = {slots_[slot + 1].bounds.merged(slots_[right_slot].bounds), std::uint32_t(right_slot),
+            0};
+  }
+
+  std::size_t size_;
+  std::uint32_t leaf_size_;
+  std::unique_ptr<Aabb[]> bounds_;         // per input id, then per sorted position
+  std::unique_ptr<std::uint64_t[]> keys_;  // (code << 32) | id, sorted
+  std::unique_ptr<BinaryNode[]> slots_;
+};
+
+}  // namespace
+
+Bvh build_morton(const TriangleSoup& soup, const BuildOptions& options) {
+  return MortonBuilder(soup, options).build(soup);
+}
+
+}  // namespace trisect::detail
