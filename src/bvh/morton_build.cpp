@@ -5,7 +5,7 @@
 // subtree's node slots follow the SAH builder's scheme (2(e - b) - 1 slots per range), and
 // the shared finishing step (finish.hpp) turns the binary tree into the 8-wide layout.
 //
-// Determinism: the sort keys are (code, id) pairs, all distinct, so their order, and with it
+// Determinism: the keys are sorted by (code, id), all distinct, so their order, and with it
 // every split and box, does not depend on the thread count.
 #include "morton_build.hpp"
 
@@ -16,7 +16,6 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <tbb/parallel_reduce.h>
-#include <tbb/parallel_sort.h>
 
 #include <algorithm>
 #include <bit>
@@ -34,6 +33,8 @@ constexpr std::size_t parallel_subtree_threshold = 4096;
 constexpr std::uint32_t morton_leaf_size = 4;
 // Bits per axis of a Morton code: 3 x 10 = 30 bits.
 constexpr int bits_per_axis = 10;
+// Code bits per radix-sort pass: three passes over the 30 bits, 1024 buckets each.
+constexpr int radix_bits = 10;
 
 // The 10 low bits of `v` spread to every third bit (bit i to bit 3i).
 std::uint32_t spread_bits(std::uint32_t v) noexcept {
@@ -81,15 +82,12 @@ class MortonBuilder {
   MortonBuilder(const TriangleSoup& soup, const BuildOptions& options)
       : size_(soup.size()),
         leaf_size_(std::min(options.max_leaf_size, morton_leaf_size)),
-        bounds_(fresh<Aabb>(size_)),
         keys_(fresh<std::uint64_t>(size_)),
         slots_(fresh<BinaryNode>(2 * size_ - 1)) {
-    for_each_index([&](std::size_t id) { bounds_[id] = soup.triangle(id).bounds(); });
-    sort_by_code(centre_bounds());
+    sort_by_code(soup, centre_bounds(soup));
     // The boxes in sorted order, so that the leaves read them in sequence.
-    auto sorted = fresh<Aabb>(size_);
-    for_each_index([&](std::size_t i) { sorted[i] = bounds_[id_at(i)]; });
-    bounds_ = std::move(sorted);
+    bounds_ = fresh<Aabb>(size_);
+    for_each_index([&](std::size_t i) { bounds_[i] = soup.triangle(id_at(i)).bounds(); });
   }
 
   // The BVH: the binary tree built into the slots, finished with the sorted ids as leaf order.
@@ -116,22 +114,42 @@ class MortonBuilder {
     });
   }
 
-  [[nodiscard]] Aabb centre_bounds() const {
+  [[nodiscard]] Aabb centre_bounds(const TriangleSoup& soup) const {
     return tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, size_, 8192), Aabb::empty(),
         [&](const tbb::blocked_range<std::size_t>& r, Aabb into) {
-          for (std::size_t id = r.begin(); id != r.end(); ++id) into.extend(centre(bounds_[id]));
+          for (std::size_t id = r.begin(); id != r.end(); ++id)
+            into.extend(centre(soup.triangle(id).bounds()));
           return into;
         },
         [](const Aabb& a, const Aabb& b) { return a.merged(b); });
   }
 
-  void sort_by_code(const Aabb& centres) {
+  // Keys (code << 32) | id in ascending order. The keys start in id order, so a stable sort by
+  // the code alone (LSD radix sort, `radix_bits` per pass) orders them by (code, id).
+  void sort_by_code(const TriangleSoup& soup, const Aabb& centres) {
     const MortonCoder coder(centres);
     for_each_index([&](std::size_t id) {
-      keys_[id] = std::uint64_t(coder.code(centre(bounds_[id]))) << 32 | id;
+      keys_[id] = std::uint64_t(coder.code(centre(soup.triangle(id).bounds()))) << 32 | id;
     });
-    tbb::parallel_sort(keys_.get(), keys_.get() + size_);
+    auto scratch = fresh<std::uint64_t>(size_);
+    std::uint64_t* from = keys_.get();
+    std::uint64_t* to = scratch.get();
+    for (int shift = 32; shift < 32 + 3 * bits_per_axis; shift += radix_bits) {
+      radix_pass(from, to, shift);
+      std::swap(from, to);
+    }
+    if (from != keys_.get()) keys_ = std::move(scratch);
+  }
+
+  // One stable counting-sort pass of `size_` keys by bits [shift, shift + radix_bits).
+  void radix_pass(const std::uint64_t* from, std::uint64_t* to, int shift) const {
+    constexpr std::size_t buckets = std::size_t(1) << radix_bits;
+    std::vector<std::size_t> start(buckets + 1, 0);
+    for (std::size_t i = 0; i < size_; ++i) ++start[((from[i] >> shift) & (buckets - 1)) + 1];
+    for (std::size_t b = 1; b <= buckets; ++b) start[b] += start[b - 1];
+    for (std::size_t i = 0; i < size_; ++i)
+      to[start[(from[i] >> shift) & (buckets - 1)]++] = from[i];
   }
 
   [[nodiscard]] std::uint32_t code_at(std::size_t i) const noexcept {
@@ -178,7 +196,7 @@ class MortonBuilder {
 
   std::size_t size_;
   std::uint32_t leaf_size_;
-  std::unique_ptr<Aabb[]> bounds_;         // per input id, then per sorted position
+  std::unique_ptr<Aabb[]> bounds_;         // per sorted position
   std::unique_ptr<std::uint64_t[]> keys_;  // (code << 32) | id, sorted
   std::unique_ptr<BinaryNode[]> slots_;
 };
