@@ -1,9 +1,12 @@
 // Overlap: every intersecting triangle pair between the bunny and a moved copy of itself, and
 // the self-intersections of the bunny plus a shifted copy as one mesh.
 //
-// Scenes (the bunny of ../shared/meshes, D its bounding-box diagonal):
+// Scenes (the bunny of ../shared/meshes and bunny_x16 of scenes.hpp, D the bounding-box
+// diagonal):
 //   bunny/shift10        the copy moved by 0.1 D along x
 //   bunny/rotshift10     the copy turned by 30 degrees about z, then moved by 0.1 D along x
+//   bunny_x16/shift10    bunny_x16 (1,111,216 triangles) against its copy moved by 0.1 D along
+//                        x; CGAL is left out there (seconds per iteration at this size)
 //   bunny_pair/self      the bunny and its shift10 copy as one indexed mesh (138,902
 //                        triangles): its self-intersections (contact between the copies; the
 //                        bunny's own shared edges and vertices do not count)
@@ -42,6 +45,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -49,29 +53,29 @@ namespace {
 using trisect::Transform;
 using trisect::TrianglePair;
 
-const std::vector<std::string> variants{"shift10", "rotshift10"};
+/// The scene/variant pairs of the two-mesh benchmarks.
+const std::vector<std::pair<std::string, std::string>> cases{
+    {"bunny", "shift10"}, {"bunny", "rotshift10"}, {"bunny_x16", "shift10"}};
 
-Transform variant_transform(const std::string& variant) {
-  const float shift = 0.1f * bench::scene("bunny").diagonal();
+Transform variant_transform(const std::string& scene, const std::string& variant) {
+  const float shift = 0.1f * bench::scene(scene).diagonal();
   if (variant == "shift10") return Transform{{1, 0, 0, shift, 0, 1, 0, 0, 0, 0, 1, 0}};
   const float c = std::cos(0.5235988f), s = std::sin(0.5235988f);
   return Transform{{c, -s, 0, shift, s, c, 0, 0, 0, 0, 1, 0}};
 }
 
-/// The bunny with every vertex mapped by `transform` (for the peers that need a copy).
-bench::Scene mapped_bunny(const Transform& transform, const std::string& name) {
-  bench::Scene copy = bench::scene("bunny");
-  copy.name = name;
-  for (trisect::Vec3& p : copy.positions) p = transform.apply(p);
-  return copy;
-}
-
-const bench::Scene& moved_bunny(const std::string& variant) {
+/// `scene` with every vertex mapped by `variant`'s transform (for the peers that need a copy),
+/// built once.
+const bench::Scene& moved(const std::string& scene, const std::string& variant) {
   static std::map<std::string, std::unique_ptr<const bench::Scene>> cache;
-  auto& slot = cache[variant];
-  if (!slot)
-    slot = std::make_unique<const bench::Scene>(
-        mapped_bunny(variant_transform(variant), "bunny_" + variant));
+  auto& slot = cache[scene + "_" + variant];
+  if (!slot) {
+    auto copy = std::make_unique<bench::Scene>(bench::scene(scene));
+    copy->name = scene + "_" + variant;
+    const Transform transform = variant_transform(scene, variant);
+    for (trisect::Vec3& p : copy->positions) p = transform.apply(p);
+    slot = std::move(copy);
+  }
   return *slot;
 }
 
@@ -79,7 +83,7 @@ const bench::Scene& moved_bunny(const std::string& variant) {
 const bench::Scene& bunny_pair() {
   static const bench::Scene pair = [] {
     bench::Scene scene = bench::scene("bunny");
-    const bench::Scene& copy = moved_bunny("shift10");
+    const bench::Scene& copy = moved("bunny", "shift10");
     const auto offset = static_cast<std::uint32_t>(scene.positions.size());
     scene.name = "bunny_pair";
     scene.positions.insert(scene.positions.end(), copy.positions.begin(), copy.positions.end());
@@ -144,9 +148,9 @@ void on_candidates(void* user, RTCCollision* collisions, unsigned count) {
   }
 }
 
-std::function<std::size_t()> embree_run(const std::string& variant) {
-  auto first = std::make_shared<EmbreeSide>(bench::scene("bunny"));
-  auto second = std::make_shared<EmbreeSide>(moved_bunny(variant));
+std::function<std::size_t()> embree_run(const std::string& scene, const std::string& variant) {
+  auto first = std::make_shared<EmbreeSide>(bench::scene(scene));
+  auto second = std::make_shared<EmbreeSide>(moved(scene, variant));
   return [first, second] {
     Candidates found{first->scene, second->scene, {}};
     rtcCollide(first->handle.get(), second->handle.get(), on_candidates, &found);
@@ -160,32 +164,33 @@ std::function<std::size_t()> embree_run(const std::string& variant) {
 void bench::register_all() {
   const auto& names = bench::scene_names();
   if (std::find(names.begin(), names.end(), "bunny") == names.end()) return;
-  for (const std::string& variant : variants) {
+  for (const auto& [scene, variant] : cases) {
     for (unsigned threads : {1u, 2u}) {
       register_count(
-          bench::benchmark_name("overlap", "trisect", "bunny", variant, threads),
-          [variant, threads] {
-            const trisect::Bvh& bvh = bench::trisect_bvh("bunny");
-            const Transform transform = variant_transform(variant);
+          bench::benchmark_name("overlap", "trisect", scene, variant, threads),
+          [scene, variant, threads] {
+            const trisect::Bvh& bvh = bench::trisect_bvh(scene);
+            const Transform transform = variant_transform(scene, variant);
             return std::function<std::size_t()>([&bvh, transform, threads] {
               return trisect::collect_intersecting_pairs(bvh, bvh, transform, {threads}).size();
             });
           });
     }
-    register_count(bench::benchmark_name("overlap", "embree_collide", "bunny", variant, 1),
-                   [variant] { return embree_run(variant); });
+    register_count(bench::benchmark_name("overlap", "embree_collide", scene, variant, 1),
+                   [scene, variant] { return embree_run(scene, variant); });
 #ifdef TRISECT_BENCH_HAVE_FCL
-    register_count(bench::benchmark_name("overlap", "fcl", "bunny", variant, 1), [variant] {
-      auto model = std::make_shared<bench::fcl_peer::Model>(bench::scene("bunny"));
-      const Transform transform = variant_transform(variant);
+    register_count(bench::benchmark_name("overlap", "fcl", scene, variant, 1), [scene, variant] {
+      auto model = std::make_shared<bench::fcl_peer::Model>(bench::scene(scene));
+      const Transform transform = variant_transform(scene, variant);
       return std::function<std::size_t()>(
           [model, transform] { return model->count_pairs(*model, transform); });
     });
 #endif
 #ifdef TRISECT_BENCH_HAVE_CGAL
-    register_count(bench::benchmark_name("overlap", "cgal", "bunny", variant, 1), [variant] {
-      auto first = std::make_shared<bench::cgal::OverlapMesh>(bench::scene("bunny"));
-      auto second = std::make_shared<bench::cgal::OverlapMesh>(moved_bunny(variant));
+    if (scene == "bunny_x16") continue;  // seconds per iteration: see the scene list above
+    register_count(bench::benchmark_name("overlap", "cgal", scene, variant, 1), [scene, variant] {
+      auto first = std::make_shared<bench::cgal::OverlapMesh>(bench::scene(scene));
+      auto second = std::make_shared<bench::cgal::OverlapMesh>(moved(scene, variant));
       return std::function<std::size_t()>([first, second] { return first->pairs(*second).size(); });
     });
 #endif

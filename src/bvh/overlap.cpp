@@ -4,12 +4,14 @@
 #include "trisect/bvh/overlap.hpp"
 
 #include "../math/transform_rows.hpp"
+#include "trisect/bvh/box_query.hpp"
 #include "trisect/bvh/build.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"
 #include "trisect/geometry/self_overlap.hpp"
 #include "trisect/geometry/triangle_triangle.hpp"
 #include "trisect/math/validate.hpp"
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -73,43 +75,132 @@ struct NodePair {
   return result;
 }
 
+/// A triangle ready for many pair tests: the (mapped) triangle, its bounds and its normal in
+/// double, computed once per leaf and kept for every pair of leaves it meets.
+struct Ready {
+  Triangle triangle;
+  Aabb bounds;
+  detail::ApproximateNormal normal;
+};
+
+/// One side of the descent: a BVH, the transform of its triangles and boxes (null for none),
+/// and what has been computed for it so far by this thread: the mapped child boxes of each wide
+/// node reached and the `Ready` triangles of each leaf reached (by first slot).
+class Side {
+ public:
+  Side(const Bvh& bvh, const Transform* transform) : bvh_(bvh), transform_(transform) {}
+
+  [[nodiscard]] const Bvh& bvh() const noexcept { return bvh_; }
+  [[nodiscard]] const Transform* transform() const noexcept { return transform_; }
+
+  /// The root's box, mapped.
+  [[nodiscard]] Aabb root_box() const { return mapped(bvh_.bounds()); }
+
+  /// The wide node `index` with its child boxes mapped (the node itself without a transform).
+  [[nodiscard]] const WideNode& node(std::uint32_t index) {
+    if (transform_ == nullptr) return bvh_.wide[index];
+    if (mapped_index_.empty()) {  // reserved whole: only the pages used are ever touched
+      mapped_index_.assign(bvh_.wide.size(), unset);
+      mapped_nodes_.reserve(bvh_.wide.size());
+    }
+    std::uint32_t& at = mapped_index_[index];
+    if (at == unset) {
+      at = static_cast<std::uint32_t>(mapped_nodes_.size());
+      WideNode copy = bvh_.wide[index];
+      for (int i = 0; i < WideNode::width && copy.child[i] != WideNode::unused; ++i) {
+        const Aabb box = mapped(copy.child_bounds(i));
+        for (int axis = 0; axis < 3; ++axis) {
+          copy.bounds[2 * axis][i] = box.min[axis];
+          copy.bounds[2 * axis + 1][i] = box.max[axis];
+        }
+      }
+      mapped_nodes_.push_back(copy);
+    }
+    return mapped_nodes_[at];
+  }
+
+  /// The `Ready` triangles of the leaf with slots [begin, end), in slot order.
+  [[nodiscard]] const Ready* leaf(std::uint32_t begin, std::uint32_t end) {
+    if (ready_index_.empty()) {
+      ready_index_.assign(bvh_.size(), unset);
+      ready_.reserve(bvh_.size());
+    }
+    std::uint32_t& at = ready_index_[begin];
+    if (at == unset) {
+      at = static_cast<std::uint32_t>(ready_.size());
+      for (std::uint32_t slot = begin; slot < end; ++slot) {
+        const Triangle t = triangle(slot);
+        ready_.push_back({t, t.bounds(), detail::ApproximateNormal::of(t)});
+      }
+    }
+    return ready_.data() + at;
+  }
+
+ private:
+  static constexpr std::uint32_t unset = 0xffffffffu;
+
+  [[nodiscard]] Aabb mapped(const Aabb& box) const noexcept {
+    return transform_ != nullptr ? transformed_box(*transform_, box) : box;
+  }
+
+  [[nodiscard]] Triangle triangle(std::uint32_t slot) const noexcept {
+    const Triangle& t = bvh_.triangles[slot];
+    if (transform_ == nullptr) return t;
+    return {detail::transform_point(*transform_, t.a), detail::transform_point(*transform_, t.b),
+            detail::transform_point(*transform_, t.c)};
+  }
+
+  const Bvh& bvh_;
+  const Transform* transform_;
+  std::vector<std::uint32_t> mapped_index_, ready_index_;
+  std::vector<WideNode> mapped_nodes_;
+  std::vector<Ready> ready_;
+};
+
 /// The descent of one pair of trees (or of one tree against itself), reporting each pair the
-/// exact test accepts to a callback. One finder per thread.
+/// exact test accepts to a callback, or collecting them when the callback is null. One finder
+/// per thread.
 class PairFinder {
  public:
   PairFinder(const Bvh& first, const Bvh& second, const Transform* transform, bool self,
              detail::PairCallback callback, void* context)
-      : first_(first),
-        second_(second),
-        transform_(transform),
+      : first_(first, nullptr),
+        second_(second, transform),
         self_(self),
         callback_(callback),
         context_(context) {}
 
   [[nodiscard]] NodeRef first_root() const {
-    return {0, 0, std::uint32_t(first_.size()), first_.bounds()};
+    return {0, 0, std::uint32_t(first_.bvh().size()), first_.root_box()};
   }
   [[nodiscard]] NodeRef second_root() const {
-    return {0, 0, std::uint32_t(second_.size()), second_box(second_.bounds())};
+    return {0, 0, std::uint32_t(second_.bvh().size()), second_.root_box()};
   }
+
+  /// The pairs collected (when constructed without a callback).
+  [[nodiscard]] std::vector<TrianglePair>& found() noexcept { return found_; }
 
   /// Appends to `out` the pairs of subtrees that `pair` splits into (those whose boxes
   /// overlap), or the pair itself when both are leaves.
-  void split(const NodePair& pair, std::vector<NodePair>& out) const {
+  void split(const NodePair& pair, std::vector<NodePair>& out) {
     const NodeRef &x = pair.first, &y = pair.second;
     if (self_ && x == y) return split_same(x, out);
     if (x.is_leaf() && y.is_leaf()) return out.push_back(pair);
     const bool split_first =
         y.is_leaf() || (!x.is_leaf() && x.box.half_area() >= y.box.half_area());
     if (split_first) {
-      for_each_child(first_, x, false, [&](const NodeRef& child) {
-        if (child.box.overlaps(y.box)) out.push_back({child, y});
-      });
+      for_each_child(first_, x, y.box, [&](const NodeRef& child) { out.push_back({child, y}); });
     } else {
-      for_each_child(second_, y, !self_, [&](const NodeRef& child) {
-        if (child.box.overlaps(x.box)) out.push_back({x, child});
+      for_each_child(self_ ? first_ : second_, y, x.box, [&](const NodeRef& child) {
+        out.push_back({x, child});
       });
     }
+  }
+
+  /// Depth-first descent of the whole pair of trees; false when the callback stopped it.
+  bool descend_all() {
+    const NodePair root{first_root(), second_root()};
+    return !root.first.box.overlaps(root.second.box) || descend(root);
   }
 
   /// Depth-first descent below `start`; false when the callback stopped it.
@@ -129,92 +220,100 @@ class PairFinder {
   }
 
  private:
-  [[nodiscard]] Aabb second_box(const Aabb& box) const noexcept {
-    return transform_ != nullptr ? transformed_box(*transform_, box) : box;
-  }
-
-  [[nodiscard]] Triangle second_triangle(std::uint32_t slot) const noexcept {
-    const Triangle& t = second_.triangles[slot];
-    if (transform_ == nullptr) return t;
-    return {detail::transform_point(*transform_, t.a), detail::transform_point(*transform_, t.b),
-            detail::transform_point(*transform_, t.c)};
-  }
-
-  /// Calls `use(child)` for each used child of the wide node `x` of `bvh`.
+  /// Calls `use(child)` for each child of the wide node `x` of `side` whose box overlaps
+  /// `box` (all eight lanes compared at once).
   template <class Use>
-  void for_each_child(const Bvh& bvh, const NodeRef& x, bool mapped, const Use& use) const {
-    const WideNode& node = bvh.wide[x.node];
-    for (int i = 0; i < WideNode::width && node.child[i] != WideNode::unused; ++i) {
-      const Aabb box = node.child_bounds(i);
-      use(NodeRef{node.child[i], node.first[i], node.child_end(i, x.end),
-                  mapped ? second_box(box) : box});
+  static void for_each_child(Side& side, const NodeRef& x, const Aabb& box, const Use& use) {
+    const WideNode& node = side.node(x.node);
+    for (unsigned mask = BoxQuery{box}.child_masks(node).touching; mask != 0; mask &= mask - 1) {
+      const int i = std::countr_zero(mask);
+      use(NodeRef{node.child[i], node.first[i], node.child_end(i, x.end), node.child_bounds(i)});
     }
   }
 
   /// The self pair (x, x): each child with itself and with every later child it overlaps.
-  void split_same(const NodeRef& x, std::vector<NodePair>& out) const {
+  void split_same(const NodeRef& x, std::vector<NodePair>& out) {
     if (x.is_leaf()) return out.push_back({x, x});
-    NodeRef children[WideNode::width];
-    int count = 0;
-    for_each_child(first_, x, false, [&](const NodeRef& child) { children[count++] = child; });
-    for (int i = 0; i < count; ++i)
-      for (int j = i; j < count; ++j)
-        if (i == j || children[i].box.overlaps(children[j].box))
-          out.push_back({children[i], children[j]});
+    const WideNode& node = first_.node(x.node);
+    for (int i = 0; i < WideNode::width && node.child[i] != WideNode::unused; ++i) {
+      const NodeRef child{node.child[i], node.first[i], node.child_end(i, x.end),
+                          node.child_bounds(i)};
+      out.push_back({child, child});
+      const unsigned later = BoxQuery{child.box}.child_masks(node).touching & (~0u << (i + 1));
+      for (unsigned mask = later; mask != 0; mask &= mask - 1) {
+        const int j = std::countr_zero(mask);
+        out.push_back({child, NodeRef{node.child[j], node.first[j], node.child_end(j, x.end),
+                                      node.child_bounds(j)}});
+      }
+    }
   }
 
-  bool report(std::uint32_t slot_a, std::uint32_t slot_b) {
-    if (!self_) return callback_(context_, first_.ids[slot_a], second_.ids[slot_b]);
-    const TriangleId a = first_.ids[slot_a], b = first_.ids[slot_b];
-    return callback_(context_, std::min(a, b), std::max(a, b));
+  bool report(TriangleId a, TriangleId b) {
+    if (self_ && b < a) std::swap(a, b);
+    if (callback_ == nullptr) {
+      found_.push_back({a, b});
+      return true;
+    }
+    return callback_(context_, a, b);
   }
 
-  /// True when the triangle with bounds `bounds` cannot touch `box`: the box normals and the
-  /// triangle's normal, four of the separating axes of `intersects(triangle, box)`. The nine
-  /// edge axes cost more than they save at leaves of a few triangles (measured on the bunny).
-  [[nodiscard]] static bool culled(const Triangle& t, const Aabb& bounds, const Aabb& box) {
-    return !bounds.overlaps(box) || detail::triangle_normal_separates(t, box);
+  /// True when the triangle cannot touch `box`: the box normals and the triangle's normal,
+  /// four of the separating axes of `intersects(triangle, box)`. The nine edge axes cost more
+  /// than they save at leaves of a few triangles (measured on the bunny).
+  [[nodiscard]] bool culled(const Ready& t, const Aabb& box) const {
+    if (self_) return !t.bounds.overlaps(box);
+    return !t.bounds.overlaps(box) || detail::triangle_normal_separates(t.triangle, t.normal, box);
   }
 
   /// Every pair of slots of two leaves (of one leaf with itself: i < j), exactly.
   bool test_leaves(const NodeRef& x, const NodeRef& y) {
-    const bool same = self_ && x == y;
-    // The second leaf's triangles (mapped) that may touch the first leaf's box.
+    if (self_ && x == y) return test_same_leaf(x, first_.leaf(x.begin, x.end));
+    Side& other = self_ ? first_ : second_;
+    const Ready* ys = other.leaf(y.begin, y.end);
+    const Ready* xs = first_.leaf(x.begin, x.end);
+    if (self_) ys = other.leaf(y.begin, y.end);  // filling x's may have moved y's
+    // The second leaf's triangles that may touch the first leaf's box.
     kept_.clear();
-    for (std::uint32_t slot = y.begin; slot < y.end; ++slot) {
-      const Triangle t = self_ ? first_.triangles[slot] : second_triangle(slot);
-      const Aabb bounds = t.bounds();
-      if (same || !culled(t, bounds, x.box)) kept_.push_back({t, bounds, slot});
-    }
+    for (std::uint32_t k = 0; k < y.end - y.begin; ++k)
+      if (!culled(ys[k], x.box)) kept_.push_back(k);
     if (kept_.empty()) return true;
-    for (std::uint32_t slot = x.begin; slot < x.end; ++slot) {
-      const Triangle& s = first_.triangles[slot];
-      const Aabb s_bounds = s.bounds();
-      if (!same && culled(s, s_bounds, y.box)) continue;
-      for (const Kept& k : kept_) {
-        if ((same && k.slot <= slot) || !s_bounds.overlaps(k.bounds)) continue;
-        const bool meet =
-            self_ ? intersects_beyond_shared_vertices(s, k.triangle) : intersects(s, k.triangle);
-        if (meet && !report(slot, k.slot)) return false;
+    const std::vector<TriangleId>& second_ids = other.bvh().ids;
+    for (std::uint32_t i = 0; i < x.end - x.begin; ++i) {
+      const Ready& s = xs[i];
+      if (culled(s, y.box)) continue;
+      for (const std::uint32_t k : kept_) {
+        const Ready& t = ys[k];
+        if (!s.bounds.overlaps(t.bounds) || !meet(s, t)) continue;
+        if (!report(first_.bvh().ids[x.begin + i], second_ids[y.begin + k])) return false;
       }
     }
     return true;
   }
 
-  struct Kept {
-    Triangle triangle;
-    Aabb bounds;
-    std::uint32_t slot;
-  };
+  /// Every pair i < j of one leaf's slots.
+  bool test_same_leaf(const NodeRef& x, const Ready* xs) {
+    const std::uint32_t count = x.end - x.begin;
+    for (std::uint32_t i = 0; i < count; ++i)
+      for (std::uint32_t j = i + 1; j < count; ++j)
+        if (xs[i].bounds.overlaps(xs[j].bounds) && meet(xs[i], xs[j]) &&
+            !report(first_.bvh().ids[x.begin + i], first_.bvh().ids[x.begin + j]))
+          return false;
+    return true;
+  }
 
-  const Bvh& first_;
-  const Bvh& second_;
-  const Transform* transform_;
+  /// The pair test: `intersects`, or for a self query the self-overlap rule.
+  [[nodiscard]] bool meet(const Ready& s, const Ready& t) const {
+    return self_ ? detail::meet_beyond_shared(s.triangle, t.triangle, s.normal, t.normal)
+                 : detail::triangles_meet(s.triangle, t.triangle, s.normal, t.normal);
+  }
+
+  Side first_, second_;
   bool self_;
   detail::PairCallback callback_;
   void* context_;
   std::vector<NodePair> stack_;
-  std::vector<Kept> kept_;
+  std::vector<std::uint32_t> kept_;
+  std::vector<TrianglePair> found_;
 };
 
 /// The transform to apply, or null for the identity; throws for a non-finite number or a
@@ -239,20 +338,12 @@ const Transform* checked_transform(const Bvh& second, const Transform& transform
 bool visit_pairs(const Bvh& first, const Bvh& second, const Transform* transform, bool self,
                  detail::PairCallback callback, void* context) {
   if (first.empty() || second.empty()) return true;
-  PairFinder finder(first, second, transform, self, callback, context);
-  const NodePair root{finder.first_root(), finder.second_root()};
-  if (!root.first.box.overlaps(root.second.box)) return true;
-  return finder.descend(root);
-}
-
-bool push_pair(void* context, TriangleId a, TriangleId b) {
-  static_cast<std::vector<TrianglePair>*>(context)->push_back({a, b});
-  return true;
+  return PairFinder(first, second, transform, self, callback, context).descend_all();
 }
 
 /// Pairs of subtrees to share among threads: the root pair split breadth-first until there
 /// are enough to balance, or only leaf pairs are left.
-std::vector<NodePair> tasks(const PairFinder& finder, std::size_t enough) {
+std::vector<NodePair> tasks(PairFinder& finder, std::size_t enough) {
   std::vector<NodePair> current = {{finder.first_root(), finder.second_root()}}, next;
   if (!current[0].first.box.overlaps(current[0].second.box)) return {};
   for (int round = 0; round < 8 && current.size() < enough; ++round) {
@@ -264,29 +355,40 @@ std::vector<NodePair> tasks(const PairFinder& finder, std::size_t enough) {
   return current;
 }
 
+/// Every pair, sorted: the subtree pairs of `tasks` shared among threads, each thread with its
+/// own finder (and so its own mapped boxes and ready leaves), the per-thread lists joined and
+/// sorted, so the answer does not depend on the thread count or the schedule.
 std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
                                         const Transform* transform, bool self,
                                         const OverlapOptions& options) {
   if (first.empty() || second.empty()) return {};
-  const PairFinder planner(first, second, transform, self, nullptr, nullptr);
-  const std::vector<NodePair> work = tasks(planner, 1024);
-  std::vector<std::vector<TrianglePair>> found(work.size());
   const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
                                            : static_cast<int>(options.threads);
-  tbb::task_arena arena(threads);
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, work.size(), 1), [&](const auto& range) {
-      for (std::size_t k = range.begin(); k != range.end(); ++k) {
-        PairFinder finder(first, second, transform, self, &push_pair, &found[k]);
-        finder.descend(work[k]);
-      }
-    });
-  });
+  const auto make_finder = [&] {
+    return PairFinder(first, second, transform, self, nullptr, nullptr);
+  };
   std::vector<TrianglePair> pairs;
-  std::size_t total = 0;
-  for (const auto& part : found) total += part.size();
-  pairs.reserve(total);
-  for (const auto& part : found) pairs.insert(pairs.end(), part.begin(), part.end());
+  if (threads == 1) {
+    PairFinder finder = make_finder();
+    finder.descend_all();
+    pairs = std::move(finder.found());
+  } else {
+    PairFinder planner = make_finder();
+    const std::vector<NodePair> work = tasks(planner, 1024);
+    tbb::enumerable_thread_specific<PairFinder> finders(make_finder);
+    tbb::task_arena arena(threads);
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, work.size(), 1), [&](const auto& range) {
+        PairFinder& finder = finders.local();
+        for (std::size_t k = range.begin(); k != range.end(); ++k) finder.descend(work[k]);
+      });
+    });
+    std::size_t total = 0;
+    for (PairFinder& finder : finders) total += finder.found().size();
+    pairs.reserve(total);
+    for (PairFinder& finder : finders)
+      pairs.insert(pairs.end(), finder.found().begin(), finder.found().end());
+  }
   std::sort(pairs.begin(), pairs.end());
   return pairs;
 }

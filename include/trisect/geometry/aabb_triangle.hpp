@@ -7,6 +7,7 @@
 #include "trisect/math/exact.hpp"
 #include "trisect/math/triangle.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace trisect {
@@ -132,17 +133,34 @@ struct ApproximateNormal {
   }
 };
 
-/// True when the triangle's plane has the whole box strictly on one side. Decided in double
-/// when every normal component's sign is certain there (the usual case), exactly otherwise.
+/// True when the triangle's plane has the whole box strictly on one side; `normal` is the
+/// triangle's (`ApproximateNormal::of`). The largest and smallest N·(x - a) over the box are
+/// sums over the axes of the larger and smaller of N_k (lo_k - a_k) and N_k (hi_k - a_k); as
+/// the larger (smaller) of two numbers moves by at most the larger of their errors, each sum
+/// errs by less than `ApproximateNormal::side`'s bound taken with max(|lo_k - a_k|,
+/// |hi_k - a_k|), whatever the signs of the normal's components. Decided in double when that
+/// bound allows (the usual case, even for axis-aligned triangles), exactly otherwise.
+[[nodiscard]] inline bool triangle_normal_separates(const Triangle& t,
+                                                    const ApproximateNormal& normal,
+                                                    const Aabb& box) {
+  const double a[3] = {double(t.a.x), double(t.a.y), double(t.a.z)};
+  double highest = 0, lowest = 0, error = 0;
+  for (int k = 0; k < 3; ++k) {
+    const double below = double(box.min[k]) - a[k], above = double(box.max[k]) - a[k];
+    const double p = normal.n[k] * below, q = normal.n[k] * above;
+    highest += std::max(p, q);
+    lowest += std::min(p, q);
+    error += normal.magnitude[k] * std::max(std::fabs(below), std::fabs(above));
+  }
+  const double bound = 16.0 * exact::unit_roundoff * error;
+  if (highest < -bound || lowest > bound) return true;
+  if (highest > bound && lowest < -bound) return false;
+  return triangle_normal_separates_exactly(t, box);
+}
+
+/// True when the triangle's plane has the whole box strictly on one side.
 [[nodiscard]] inline bool triangle_normal_separates(const Triangle& t, const Aabb& box) {
-  const ApproximateNormal normal = ApproximateNormal::of(t);
-  const int sx = normal.certain_sign(0), sy = normal.certain_sign(1), sz = normal.certain_sign(2);
-  if (sx == 2 || sy == 2 || sz == 2) return triangle_normal_separates_exactly(t, box);
-  const Vec3 highest(sx > 0 ? box.max.x : box.min.x, sy > 0 ? box.max.y : box.min.y,
-                     sz > 0 ? box.max.z : box.min.z);
-  const Vec3 lowest(sx > 0 ? box.min.x : box.max.x, sy > 0 ? box.min.y : box.max.y,
-                    sz > 0 ? box.min.z : box.max.z);
-  return normal.side(t, highest) < 0 || normal.side(t, lowest) > 0;
+  return triangle_normal_separates(t, ApproximateNormal::of(t), box);
 }
 
 /// True when one of the nine axes edge × box axis separates the closed sets.

@@ -3,6 +3,7 @@
 /// The self-overlap rule: do two triangles of one mesh meet anywhere but at what they share?
 
 #include "trisect/geometry/triangle_triangle.hpp"
+#include "trisect/math/float4.hpp"
 
 namespace trisect {
 namespace detail {
@@ -15,11 +16,6 @@ namespace detail {
   for (const auto& order : orders)
     if (s.a == v[order[0]] && s.b == v[order[1]] && s.c == v[order[2]]) return true;
   return false;
-}
-
-/// True when `v` is one of `t`'s vertex positions.
-[[nodiscard]] inline bool has_vertex(const Triangle& t, const Vec3& v) noexcept {
-  return t.a == v || t.b == v || t.c == v;
 }
 
 /// The two vertices of `t` left when one vertex at position `v` (one of them) is taken away.
@@ -38,13 +34,16 @@ struct TwoVertices {
 /// otherwise the points a and b other than v. Any common point x != v lies on a ray from v
 /// whose nearer exit, on one triangle's far part, is in both.
 [[nodiscard]] inline bool far_part_meets(const Vec3& v, const TwoVertices& rest,
-                                         const Triangle& other) {
+                                         const Triangle& other,
+                                         const ApproximateNormal& other_normal) {
   const Vec3 &a = rest.first, &b = rest.second;
-  if (!on_segment(v, a, b)) return segment_meets(a, b, other);
-  return (a != v && segment_meets(a, a, other)) || (b != v && segment_meets(b, b, other));
+  if (!on_segment(v, a, b)) return segment_meets(a, b, other, other_normal);
+  return (a != v && segment_meets(a, a, other, other_normal)) ||
+         (b != v && segment_meets(b, b, other, other_normal));
 }
 
-/// True when the proper triangle `s` has both `p` and `q` strictly on one side of its plane:
+/// True when the triangle `s` has both `p` and `q` strictly on one side of its plane (so it is
+/// a proper triangle):
 /// then a triangle with a vertex in that plane and the other two at p and q meets the plane,
 /// and so `s`, only at that vertex. Decided in double first (`normal` is s's normal there).
 [[nodiscard]] inline bool strictly_one_side(const Triangle& s, const ApproximateNormal& normal,
@@ -53,17 +52,17 @@ struct TwoVertices {
   return side_p != 0 && side_p == normal.side(s, q);
 }
 
-/// One shared position v: do the triangles meet anywhere but at v?
+/// One shared position v: do the triangles meet anywhere but at v? `s_normal` and `t_normal`
+/// are their normals in double.
 [[nodiscard]] inline bool meet_off_shared_vertex(const Triangle& s, const Triangle& t,
-                                                 const Vec3& v) {
+                                                 const Vec3& v, const ApproximateNormal& s_normal,
+                                                 const ApproximateNormal& t_normal) {
   const TwoVertices s_rest = without(s, v), t_rest = without(t, v);
-  // The usual case: one triangle's other vertices strictly on one side of the other's plane.
-  const ApproximateNormal s_normal = ApproximateNormal::of(s), t_normal = ApproximateNormal::of(t);
-  if (!is_flat(s, s_normal) && strictly_one_side(s, s_normal, t_rest.first, t_rest.second))
-    return false;
-  if (!is_flat(t, t_normal) && strictly_one_side(t, t_normal, s_rest.first, s_rest.second))
-    return false;
-  return far_part_meets(v, s_rest, t) || far_part_meets(v, t_rest, s);
+  // The usual case: one triangle's other vertices strictly on one side of the other's plane
+  // (a point off a plane makes the triangle spanning it proper).
+  if (strictly_one_side(s, s_normal, t_rest.first, t_rest.second)) return false;
+  if (strictly_one_side(t, t_normal, s_rest.first, s_rest.second)) return false;
+  return far_part_meets(v, s_rest, t, t_normal) || far_part_meets(v, t_rest, s, s_normal);
 }
 
 /// Two shared positions u != w, and the third vertices a of s and b of t: do the triangles meet
@@ -91,6 +90,58 @@ struct TwoVertices {
          }) > 0;
 }
 
+/// Bit 3 i + j set when vertex i of `s` and vertex j of `t` (a, b, c) have equal positions.
+[[nodiscard]] inline unsigned equal_vertices(const Triangle& s, const Triangle& t) noexcept {
+  // t's x, y and z in lanes 0..2 (a, b, c): each vertex of s against all three at once.
+  const Float4 tx = Float4::xyz(t.a.x, t.b.x, t.c.x), ty = Float4::xyz(t.a.y, t.b.y, t.c.y),
+               tz = Float4::xyz(t.a.z, t.b.z, t.c.z);
+  unsigned mask = 0;
+  int shift = 0;
+  for (const Vec3& v : {s.a, s.b, s.c}) {
+    const unsigned row = equal_mask(Float4::splat(v.x), tx) & equal_mask(Float4::splat(v.y), ty) &
+                         equal_mask(Float4::splat(v.z), tz);
+    mask |= (row & 7u) << shift;
+    shift += 3;
+  }
+  return mask;
+}
+
+/// True when `equal` (of `equal_vertices`) matches every vertex of both triangles: only then
+/// can their vertex multisets be the same.
+[[nodiscard]] constexpr bool all_vertices_matched(unsigned equal) noexcept {
+  return (equal & 0007u) != 0 && (equal & 0070u) != 0 && (equal & 0700u) != 0 &&
+         (equal & 0111u) != 0 && (equal & 0222u) != 0 && (equal & 0444u) != 0;
+}
+
+/// `intersects_beyond_shared_vertices(s, t)` given the triangles' normals in double
+/// (`ApproximateNormal::of` each), for callers that reuse them across many pairs.
+[[nodiscard]] inline bool meet_beyond_shared(const Triangle& s, const Triangle& t,
+                                             const ApproximateNormal& s_normal,
+                                             const ApproximateNormal& t_normal) {
+  const unsigned equal = equal_vertices(s, t);
+  if (equal == 0) return triangles_meet(s, t, s_normal, t_normal);
+  if (all_vertices_matched(equal) && same_vertex_multiset(s, t)) return true;
+  // The distinct positions of s that t has.
+  const Vec3 sv[3] = {s.a, s.b, s.c};
+  Vec3 shared[3];
+  int count = 0;
+  for (int i = 0; i < 3; ++i) {
+    bool seen = false;
+    for (int k = 0; k < count; ++k) seen = seen || shared[k] == sv[i];
+    if (!seen && (equal >> (3 * i) & 7u) != 0) shared[count++] = sv[i];
+  }
+  if (count == 1) return meet_off_shared_vertex(s, t, shared[0], s_normal, t_normal);
+  // Two (three would make the multisets equal): the third vertex of each, after u and w.
+  const Vec3 &u = shared[0], &w = shared[1];
+  const TwoVertices s_rest = without(s, u), t_rest = without(t, u);
+  const Vec3& a = s_rest.first == w ? s_rest.second : s_rest.first;
+  const Vec3& b = t_rest.first == w ? t_rest.second : t_rest.first;
+  // The usual case: b off the plane of s (then a proper triangle with vertices u, w, a), so
+  // the orientation of u, w, a, b is not zero either.
+  if (s_normal.side(s, b) != 0) return false;
+  return meet_off_shared_edge(u, w, a, b);
+}
+
 }  // namespace detail
 
 /// The self-overlap rule of `trisect overlap --self`: true when the closed triangles `s` and
@@ -100,22 +151,8 @@ struct TwoVertices {
 /// coplanar overlap across it). Two triangles with the same three vertex positions (the same
 /// multiset, in any order) always count. Exact, like `intersects`. Symmetric in s and t.
 [[nodiscard]] inline bool intersects_beyond_shared_vertices(const Triangle& s, const Triangle& t) {
-  if (detail::same_vertex_multiset(s, t)) return true;
-  Vec3 shared[3];
-  int count = 0;
-  for (const Vec3& v : {s.a, s.b, s.c}) {
-    bool seen = false;
-    for (int k = 0; k < count; ++k) seen = seen || shared[k] == v;
-    if (!seen && detail::has_vertex(t, v)) shared[count++] = v;
-  }
-  if (count == 0) return intersects(s, t);
-  if (count == 1) return detail::meet_off_shared_vertex(s, t, shared[0]);
-  // Two (three would make the multisets equal): the third vertex of each, after u and w.
-  const Vec3 &u = shared[0], &w = shared[1];
-  const detail::TwoVertices s_rest = detail::without(s, u), t_rest = detail::without(t, u);
-  const Vec3& a = s_rest.first == w ? s_rest.second : s_rest.first;
-  const Vec3& b = t_rest.first == w ? t_rest.second : t_rest.first;
-  return detail::meet_off_shared_edge(u, w, a, b);
+  return detail::meet_beyond_shared(s, t, detail::ApproximateNormal::of(s),
+                                    detail::ApproximateNormal::of(t));
 }
 
 }  // namespace trisect

@@ -131,19 +131,27 @@ namespace detail {
   return segment_meets_triangle(p, q, normal_side(t, p), normal_side(t, q), t);
 }
 
-/// The closed segment [p, q] (a point when p == q) meets the closed triangle `t`, which may
-/// have zero area.
-[[nodiscard]] inline bool segment_meets(const Vec3& p, const Vec3& q, const Triangle& t) {
-  if (!is_flat(t)) return segment_meets_triangle(p, q, t);
-  const Triangle hull = hull_segment(t);
-  return segments_meet(p, q, hull.a, hull.b);
-}
-
 /// True when `t` has zero area; `normal` (its normal in double) decides the usual case.
 [[nodiscard]] inline bool is_flat(const Triangle& t, const ApproximateNormal& normal) {
   for (int k = 0; k < 3; ++k)
     if (normal.certain_sign(k) != 2) return false;  // a certainly non-zero component
   return is_flat(t);
+}
+
+/// The closed segment [p, q] (a point when p == q) meets the closed triangle `t`, which may
+/// have zero area; `normal` is t's normal in double.
+[[nodiscard]] inline bool segment_meets(const Vec3& p, const Vec3& q, const Triangle& t,
+                                        const ApproximateNormal& normal) {
+  if (!is_flat(t, normal))
+    return segment_meets_triangle(p, q, normal.side(t, p), normal.side(t, q), t);
+  const Triangle hull = hull_segment(t);
+  return segments_meet(p, q, hull.a, hull.b);
+}
+
+/// The closed segment [p, q] (a point when p == q) meets the closed triangle `t`, which may
+/// have zero area.
+[[nodiscard]] inline bool segment_meets(const Vec3& p, const Vec3& q, const Triangle& t) {
+  return segment_meets(p, q, t, ApproximateNormal::of(t));
 }
 
 /// Two closed non-degenerate triangles share a point; `s_normal` and `t_normal` are their
@@ -175,6 +183,22 @@ namespace detail {
   return false;
 }
 
+/// `intersects(s, t)` given the triangles' normals in double (`ApproximateNormal::of` each),
+/// for callers that reuse them across many pairs; the bounding boxes are not compared.
+[[nodiscard]] inline bool triangles_meet(const Triangle& s, const Triangle& t,
+                                         const ApproximateNormal& s_normal,
+                                         const ApproximateNormal& t_normal) {
+  if (is_flat(s, s_normal)) {
+    const Triangle hull = hull_segment(s);
+    return segment_meets(hull.a, hull.b, t, t_normal);
+  }
+  if (is_flat(t, t_normal)) {
+    const Triangle hull = hull_segment(t);
+    return segment_meets_triangle(hull.a, hull.b, s);
+  }
+  return proper_triangles_meet(s, t, s_normal, t_normal);
+}
+
 }  // namespace detail
 
 /// True when the closed triangles share at least one point (touching counts: a vertex on the
@@ -188,17 +212,8 @@ namespace detail {
 /// rejections come first here); a zero-area triangle is tested as its hull segment.
 [[nodiscard]] inline bool intersects(const Triangle& s, const Triangle& t) {
   if (!s.bounds().overlaps(t.bounds())) return false;
-  const auto s_normal = detail::ApproximateNormal::of(s),
-             t_normal = detail::ApproximateNormal::of(t);
-  if (detail::is_flat(s, s_normal)) {
-    const Triangle hull = detail::hull_segment(s);
-    return detail::segment_meets(hull.a, hull.b, t);
-  }
-  if (detail::is_flat(t, t_normal)) {
-    const Triangle hull = detail::hull_segment(t);
-    return detail::segment_meets_triangle(hull.a, hull.b, s);
-  }
-  return detail::proper_triangles_meet(s, t, s_normal, t_normal);
+  return detail::triangles_meet(s, t, detail::ApproximateNormal::of(s),
+                                detail::ApproximateNormal::of(t));
 }
 
 }  // namespace trisect

@@ -54,6 +54,10 @@ inline Float4 abs(Float4 a) noexcept {
 inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
   return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(a.v, b.v)));
 }
+/// Bit i set where lane i of a == b (false when either is NaN; -0 equals +0).
+inline unsigned equal_mask(Float4 a, Float4 b) noexcept {
+  return static_cast<unsigned>(_mm_movemask_ps(_mm_cmpeq_ps(a.v, b.v)));
+}
 /// Lanes of `a` (each non-negative and below 2^31) truncated toward zero to integers.
 inline void truncate_to_int(Float4 a, std::uint32_t (&out)[4]) noexcept {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_cvttps_epi32(a.v));
@@ -111,6 +115,12 @@ inline Float4 abs(Float4 a) noexcept {
 inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
   unsigned mask = 0;
   for (int i = 0; i < 4; ++i) mask |= (a.v[i] <= b.v[i] ? 1u : 0u) << i;
+  return mask;
+}
+/// Bit i set where lane i of a == b (false when either is NaN; -0 equals +0).
+inline unsigned equal_mask(Float4 a, Float4 b) noexcept {
+  unsigned mask = 0;
+  for (int i = 0; i < 4; ++i) mask |= (a.v[i] == b.v[i] ? 1u : 0u) << i;
   return mask;
 }
 /// Lanes of `a` (each non-negative and below 2^31) truncated toward zero to integers.
