@@ -76,22 +76,35 @@ struct NodePair {
 }
 
 /// A triangle ready for many pair tests: the (mapped) triangle, its bounds and its normal in
-/// double, computed once per leaf and kept for every pair of leaves it meets.
+/// double.
 struct Ready {
   Triangle triangle;
   Aabb bounds;
   detail::ApproximateNormal normal;
+
+  [[nodiscard]] static Ready of(const Triangle& t) {
+    return {t, t.bounds(), detail::ApproximateNormal::of(t)};
+  }
 };
 
-/// One side of the descent: a BVH, the transform of its triangles and boxes (null for none),
-/// and what has been computed for it so far by this thread: the mapped child boxes of each wide
-/// node reached and the `Ready` triangles of each leaf reached (by first slot).
+/// Every slot of `bvh` made `Ready`, in slot order (for a self query, which reaches every leaf
+/// many times), computed in parallel.
+std::vector<Ready> ready_slots(const Bvh& bvh) {
+  std::vector<Ready> ready(bvh.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bvh.size(), 4096), [&](const auto& range) {
+    for (std::size_t slot = range.begin(); slot != range.end(); ++slot)
+      ready[slot] = Ready::of(bvh.triangles[slot]);
+  });
+  return ready;
+}
+
+/// One side of the descent: a BVH and the transform of its triangles and boxes (null for
+/// none), with the mapped child boxes of each wide node this thread has reached so far.
 class Side {
  public:
   Side(const Bvh& bvh, const Transform* transform) : bvh_(bvh), transform_(transform) {}
 
   [[nodiscard]] const Bvh& bvh() const noexcept { return bvh_; }
-  [[nodiscard]] const Transform* transform() const noexcept { return transform_; }
 
   /// The root's box, mapped.
   [[nodiscard]] Aabb root_box() const { return mapped(bvh_.bounds()); }
@@ -99,10 +112,7 @@ class Side {
   /// The wide node `index` with its child boxes mapped (the node itself without a transform).
   [[nodiscard]] const WideNode& node(std::uint32_t index) {
     if (transform_ == nullptr) return bvh_.wide[index];
-    if (mapped_index_.empty()) {  // reserved whole: only the pages used are ever touched
-      mapped_index_.assign(bvh_.wide.size(), unset);
-      mapped_nodes_.reserve(bvh_.wide.size());
-    }
+    if (mapped_index_.empty()) mapped_index_.assign(bvh_.wide.size(), unset);
     std::uint32_t& at = mapped_index_[index];
     if (at == unset) {
       at = static_cast<std::uint32_t>(mapped_nodes_.size());
@@ -119,21 +129,12 @@ class Side {
     return mapped_nodes_[at];
   }
 
-  /// The `Ready` triangles of the leaf with slots [begin, end), in slot order.
-  [[nodiscard]] const Ready* leaf(std::uint32_t begin, std::uint32_t end) {
-    if (ready_index_.empty()) {
-      ready_index_.assign(bvh_.size(), unset);
-      ready_.reserve(bvh_.size());
-    }
-    std::uint32_t& at = ready_index_[begin];
-    if (at == unset) {
-      at = static_cast<std::uint32_t>(ready_.size());
-      for (std::uint32_t slot = begin; slot < end; ++slot) {
-        const Triangle t = triangle(slot);
-        ready_.push_back({t, t.bounds(), detail::ApproximateNormal::of(t)});
-      }
-    }
-    return ready_.data() + at;
+  /// The triangle in `slot`, mapped.
+  [[nodiscard]] Triangle triangle(std::uint32_t slot) const noexcept {
+    const Triangle& t = bvh_.triangles[slot];
+    if (transform_ == nullptr) return t;
+    return {detail::transform_point(*transform_, t.a), detail::transform_point(*transform_, t.b),
+            detail::transform_point(*transform_, t.c)};
   }
 
  private:
@@ -143,18 +144,10 @@ class Side {
     return transform_ != nullptr ? transformed_box(*transform_, box) : box;
   }
 
-  [[nodiscard]] Triangle triangle(std::uint32_t slot) const noexcept {
-    const Triangle& t = bvh_.triangles[slot];
-    if (transform_ == nullptr) return t;
-    return {detail::transform_point(*transform_, t.a), detail::transform_point(*transform_, t.b),
-            detail::transform_point(*transform_, t.c)};
-  }
-
   const Bvh& bvh_;
   const Transform* transform_;
-  std::vector<std::uint32_t> mapped_index_, ready_index_;
+  std::vector<std::uint32_t> mapped_index_;
   std::vector<WideNode> mapped_nodes_;
-  std::vector<Ready> ready_;
 };
 
 /// The descent of one pair of trees (or of one tree against itself), reporting each pair the
@@ -162,11 +155,13 @@ class Side {
 /// per thread.
 class PairFinder {
  public:
-  PairFinder(const Bvh& first, const Bvh& second, const Transform* transform, bool self,
+  /// `ready`: for a self query, every slot made `Ready` (`ready_slots`); null otherwise.
+  PairFinder(const Bvh& first, const Bvh& second, const Transform* transform, const Ready* ready,
              detail::PairCallback callback, void* context)
       : first_(first, nullptr),
         second_(second, transform),
-        self_(self),
+        ready_(ready),
+        self_(ready != nullptr),
         callback_(callback),
         context_(context) {}
 
@@ -257,62 +252,81 @@ class PairFinder {
     return callback_(context_, a, b);
   }
 
-  /// True when the triangle cannot touch `box`: the box normals and the triangle's normal,
-  /// four of the separating axes of `intersects(triangle, box)`. The nine edge axes cost more
-  /// than they save at leaves of a few triangles (measured on the bunny).
-  [[nodiscard]] bool culled(const Ready& t, const Aabb& box) const {
-    if (self_) return !t.bounds.overlaps(box);
-    return !t.bounds.overlaps(box) || detail::triangle_normal_separates(t.triangle, t.normal, box);
+  /// The triangles of `side`'s leaf `x` that may touch `box`, made `Ready`, into `out`: the
+  /// box normals and the triangle's normal, four of the separating axes of `intersects(
+  /// triangle, box)` (the nine edge axes cost more than they save at leaves of a few
+  /// triangles, measured on the bunny). The normal is computed only past the box normals.
+  static void prepare(const Side& side, const NodeRef& x, const Aabb& box, std::vector<Ready>& out,
+                      std::vector<std::uint32_t>& slots) {
+    out.clear();
+    slots.clear();
+    for (std::uint32_t slot = x.begin; slot < x.end; ++slot) {
+      const Triangle t = side.triangle(slot);
+      const Aabb bounds = t.bounds();
+      if (!bounds.overlaps(box)) continue;
+      const detail::ApproximateNormal normal = detail::ApproximateNormal::of(t);
+      if (detail::triangle_normal_separates(t, normal, box)) continue;
+      out.push_back({t, bounds, normal});
+      slots.push_back(slot);
+    }
   }
 
   /// Every pair of slots of two leaves (of one leaf with itself: i < j), exactly.
   bool test_leaves(const NodeRef& x, const NodeRef& y) {
-    if (self_ && x == y) return test_same_leaf(x, first_.leaf(x.begin, x.end));
-    Side& other = self_ ? first_ : second_;
-    const Ready* ys = other.leaf(y.begin, y.end);
-    const Ready* xs = first_.leaf(x.begin, x.end);
-    if (self_) ys = other.leaf(y.begin, y.end);  // filling x's may have moved y's
-    // The second leaf's triangles that may touch the first leaf's box.
-    kept_.clear();
-    for (std::uint32_t k = 0; k < y.end - y.begin; ++k)
-      if (!culled(ys[k], x.box)) kept_.push_back(k);
-    if (kept_.empty()) return true;
-    const std::vector<TriangleId>& second_ids = other.bvh().ids;
-    for (std::uint32_t i = 0; i < x.end - x.begin; ++i) {
-      const Ready& s = xs[i];
-      if (culled(s, y.box)) continue;
-      for (const std::uint32_t k : kept_) {
-        const Ready& t = ys[k];
-        if (!s.bounds.overlaps(t.bounds) || !meet(s, t)) continue;
-        if (!report(first_.bvh().ids[x.begin + i], second_ids[y.begin + k])) return false;
+    if (self_) return x == y ? test_same_leaf(x) : test_self_leaves(x, y);
+    prepare(second_, y, x.box, second_ready_, second_slots_);
+    if (second_ready_.empty()) return true;
+    prepare(first_, x, y.box, first_ready_, first_slots_);
+    for (std::size_t i = 0; i < first_ready_.size(); ++i) {
+      const Ready& s = first_ready_[i];
+      for (std::size_t k = 0; k < second_ready_.size(); ++k) {
+        const Ready& t = second_ready_[k];
+        if (!s.bounds.overlaps(t.bounds) ||
+            !detail::triangles_meet(s.triangle, t.triangle, s.normal, t.normal))
+          continue;
+        if (!report(first_.bvh().ids[first_slots_[i]], second_.bvh().ids[second_slots_[k]]))
+          return false;
       }
     }
     return true;
   }
 
-  /// Every pair i < j of one leaf's slots.
-  bool test_same_leaf(const NodeRef& x, const Ready* xs) {
-    const std::uint32_t count = x.end - x.begin;
-    for (std::uint32_t i = 0; i < count; ++i)
-      for (std::uint32_t j = i + 1; j < count; ++j)
-        if (xs[i].bounds.overlaps(xs[j].bounds) && meet(xs[i], xs[j]) &&
-            !report(first_.bvh().ids[x.begin + i], first_.bvh().ids[x.begin + j]))
+  /// Two different leaves of one mesh: their pairs whose bounds overlap, by the self rule.
+  /// (No plane culling: neighbouring leaves of a mesh share vertices, so it rarely culls.)
+  bool test_self_leaves(const NodeRef& x, const NodeRef& y) {
+    for (std::uint32_t i = x.begin; i < x.end; ++i) {
+      if (!ready_[i].bounds.overlaps(y.box)) continue;
+      for (std::uint32_t j = y.begin; j < y.end; ++j)
+        if (ready_[i].bounds.overlaps(ready_[j].bounds) && meet(ready_[i], ready_[j]) &&
+            !report(first_.bvh().ids[i], first_.bvh().ids[j]))
+          return false;
+    }
+    return true;
+  }
+
+  /// Every pair i < j of one leaf's slots, by the self rule.
+  bool test_same_leaf(const NodeRef& x) {
+    for (std::uint32_t i = x.begin; i < x.end; ++i)
+      for (std::uint32_t j = i + 1; j < x.end; ++j)
+        if (ready_[i].bounds.overlaps(ready_[j].bounds) && meet(ready_[i], ready_[j]) &&
+            !report(first_.bvh().ids[i], first_.bvh().ids[j]))
           return false;
     return true;
   }
 
-  /// The pair test: `intersects`, or for a self query the self-overlap rule.
-  [[nodiscard]] bool meet(const Ready& s, const Ready& t) const {
-    return self_ ? detail::meet_beyond_shared(s.triangle, t.triangle, s.normal, t.normal)
-                 : detail::triangles_meet(s.triangle, t.triangle, s.normal, t.normal);
+  /// The self-overlap rule on two ready triangles.
+  [[nodiscard]] static bool meet(const Ready& s, const Ready& t) {
+    return detail::meet_beyond_shared(s.triangle, t.triangle, s.normal, t.normal);
   }
 
   Side first_, second_;
+  const Ready* ready_;
   bool self_;
   detail::PairCallback callback_;
   void* context_;
   std::vector<NodePair> stack_;
-  std::vector<std::uint32_t> kept_;
+  std::vector<Ready> first_ready_, second_ready_;
+  std::vector<std::uint32_t> first_slots_, second_slots_;
   std::vector<TrianglePair> found_;
 };
 
@@ -338,7 +352,10 @@ const Transform* checked_transform(const Bvh& second, const Transform& transform
 bool visit_pairs(const Bvh& first, const Bvh& second, const Transform* transform, bool self,
                  detail::PairCallback callback, void* context) {
   if (first.empty() || second.empty()) return true;
-  return PairFinder(first, second, transform, self, callback, context).descend_all();
+  std::vector<Ready> ready;
+  if (self) tbb::task_arena(1).execute([&] { ready = ready_slots(first); });
+  return PairFinder(first, second, transform, self ? ready.data() : nullptr, callback, context)
+      .descend_all();
 }
 
 /// Pairs of subtrees to share among threads: the root pair split breadth-first until there
@@ -356,16 +373,19 @@ std::vector<NodePair> tasks(PairFinder& finder, std::size_t enough) {
 }
 
 /// Every pair, sorted: the subtree pairs of `tasks` shared among threads, each thread with its
-/// own finder (and so its own mapped boxes and ready leaves), the per-thread lists joined and
-/// sorted, so the answer does not depend on the thread count or the schedule.
+/// own finder (and so its own mapped boxes), the per-thread lists joined and sorted, so the
+/// answer does not depend on the thread count or the schedule.
 std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
                                         const Transform* transform, bool self,
                                         const OverlapOptions& options) {
   if (first.empty() || second.empty()) return {};
   const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
                                            : static_cast<int>(options.threads);
+  tbb::task_arena arena(threads);
+  std::vector<Ready> ready;
+  if (self) arena.execute([&] { ready = ready_slots(first); });
   const auto make_finder = [&] {
-    return PairFinder(first, second, transform, self, nullptr, nullptr);
+    return PairFinder(first, second, transform, self ? ready.data() : nullptr, nullptr, nullptr);
   };
   std::vector<TrianglePair> pairs;
   if (threads == 1) {
@@ -376,7 +396,6 @@ std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
     PairFinder planner = make_finder();
     const std::vector<NodePair> work = tasks(planner, 1024);
     tbb::enumerable_thread_specific<PairFinder> finders(make_finder);
-    tbb::task_arena arena(threads);
     arena.execute([&] {
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, work.size(), 1), [&](const auto& range) {
         PairFinder& finder = finders.local();

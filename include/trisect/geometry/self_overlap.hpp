@@ -5,6 +5,8 @@
 #include "trisect/geometry/triangle_triangle.hpp"
 #include "trisect/math/float4.hpp"
 
+#include <bit>
+
 namespace trisect {
 namespace detail {
 
@@ -52,12 +54,14 @@ struct TwoVertices {
   return side_p != 0 && side_p == normal.side(s, q);
 }
 
-/// One shared position v: do the triangles meet anywhere but at v? `s_normal` and `t_normal`
-/// are their normals in double.
+/// One shared position v: do the triangles meet anywhere but at v? `s_rest` and `t_rest` are
+/// their vertices other than v (one occurrence of v taken away); `s_normal` and `t_normal`
+/// their normals in double.
 [[nodiscard]] inline bool meet_off_shared_vertex(const Triangle& s, const Triangle& t,
-                                                 const Vec3& v, const ApproximateNormal& s_normal,
+                                                 const Vec3& v, const TwoVertices& s_rest,
+                                                 const TwoVertices& t_rest,
+                                                 const ApproximateNormal& s_normal,
                                                  const ApproximateNormal& t_normal) {
-  const TwoVertices s_rest = without(s, v), t_rest = without(t, v);
   // The usual case: one triangle's other vertices strictly on one side of the other's plane
   // (a point off a plane makes the triangle spanning it proper).
   if (strictly_one_side(s, s_normal, t_rest.first, t_rest.second)) return false;
@@ -113,15 +117,22 @@ struct TwoVertices {
          (equal & 0111u) != 0 && (equal & 0222u) != 0 && (equal & 0444u) != 0;
 }
 
-/// `intersects_beyond_shared_vertices(s, t)` given the triangles' normals in double
-/// (`ApproximateNormal::of` each), for callers that reuse them across many pairs.
-[[nodiscard]] inline bool meet_beyond_shared(const Triangle& s, const Triangle& t,
-                                             const ApproximateNormal& s_normal,
-                                             const ApproximateNormal& t_normal) {
-  const unsigned equal = equal_vertices(s, t);
-  if (equal == 0) return triangles_meet(s, t, s_normal, t_normal);
+/// One shared edge [u, w] of `s` (normal `s_normal`, third vertex a) and a triangle with third
+/// vertex b: not coplanar when b is off the plane of s (then a proper triangle), the usual
+/// case, decided by one plane side; otherwise `meet_off_shared_edge` decides.
+[[nodiscard]] inline bool meet_off_edge(const Triangle& s, const ApproximateNormal& s_normal,
+                                        const Vec3& u, const Vec3& w, const Vec3& a,
+                                        const Vec3& b) {
+  return s_normal.side(s, b) == 0 && meet_off_shared_edge(u, w, a, b);
+}
+
+/// `meet_beyond_shared` for any `equal` (of `equal_vertices`, not 0), repeated vertices
+/// included: the distinct shared positions found by comparing them.
+[[nodiscard]] inline bool meet_beyond_shared_positions(const Triangle& s, const Triangle& t,
+                                                       unsigned equal,
+                                                       const ApproximateNormal& s_normal,
+                                                       const ApproximateNormal& t_normal) {
   if (all_vertices_matched(equal) && same_vertex_multiset(s, t)) return true;
-  // The distinct positions of s that t has.
   const Vec3 sv[3] = {s.a, s.b, s.c};
   Vec3 shared[3];
   int count = 0;
@@ -130,16 +141,38 @@ struct TwoVertices {
     for (int k = 0; k < count; ++k) seen = seen || shared[k] == sv[i];
     if (!seen && (equal >> (3 * i) & 7u) != 0) shared[count++] = sv[i];
   }
-  if (count == 1) return meet_off_shared_vertex(s, t, shared[0], s_normal, t_normal);
+  if (count == 1) {
+    return meet_off_shared_vertex(s, t, shared[0], without(s, shared[0]), without(t, shared[0]),
+                                  s_normal, t_normal);
+  }
   // Two (three would make the multisets equal): the third vertex of each, after u and w.
   const Vec3 &u = shared[0], &w = shared[1];
   const TwoVertices s_rest = without(s, u), t_rest = without(t, u);
   const Vec3& a = s_rest.first == w ? s_rest.second : s_rest.first;
   const Vec3& b = t_rest.first == w ? t_rest.second : t_rest.first;
-  // The usual case: b off the plane of s (then a proper triangle with vertices u, w, a), so
-  // the orientation of u, w, a, b is not zero either.
-  if (s_normal.side(s, b) != 0) return false;
-  return meet_off_shared_edge(u, w, a, b);
+  return meet_off_edge(s, s_normal, u, w, a, b);
+}
+
+/// `intersects_beyond_shared_vertices(s, t)` given the triangles' normals in double
+/// (`ApproximateNormal::of` each), for callers that reuse them across many pairs.
+[[nodiscard]] inline bool meet_beyond_shared(const Triangle& s, const Triangle& t,
+                                             const ApproximateNormal& s_normal,
+                                             const ApproximateNormal& t_normal) {
+  const unsigned equal = equal_vertices(s, t);
+  if (equal == 0) return triangles_meet(s, t, s_normal, t_normal);
+  // The usual pairs of a mesh: one or two vertices of each matched one to one (then none is
+  // repeated), read off the bits.
+  const Vec3 sv[3] = {s.a, s.b, s.c}, tv[3] = {t.a, t.b, t.c};
+  const int first = std::countr_zero(equal), i = first / 3, j = first % 3;
+  const unsigned rest = equal & (equal - 1);
+  if (rest == 0) {
+    return meet_off_shared_vertex(s, t, sv[i], {sv[(i + 1) % 3], sv[(i + 2) % 3]},
+                                  {tv[(j + 1) % 3], tv[(j + 2) % 3]}, s_normal, t_normal);
+  }
+  const int second = std::countr_zero(rest), i2 = second / 3, j2 = second % 3;
+  if ((rest & (rest - 1)) == 0 && i != i2 && j != j2)
+    return meet_off_edge(s, s_normal, sv[i], sv[i2], sv[3 - i - i2], tv[3 - j - j2]);
+  return meet_beyond_shared_positions(s, t, equal, s_normal, t_normal);
 }
 
 }  // namespace detail
