@@ -252,40 +252,53 @@ class PairFinder {
     return callback_(context_, a, b);
   }
 
-  /// The triangles of `side`'s leaf `x` that may touch `box`, made `Ready`, into `out`: the
-  /// box normals and the triangle's normal, four of the separating axes of `intersects(
-  /// triangle, box)` (the nine edge axes cost more than they save at leaves of a few
-  /// triangles, measured on the bunny). The normal is computed only past the box normals.
-  static void prepare(const Side& side, const NodeRef& x, const Aabb& box, std::vector<Ready>& out,
-                      std::vector<std::uint32_t>& slots) {
-    out.clear();
-    slots.clear();
-    for (std::uint32_t slot = x.begin; slot < x.end; ++slot) {
-      const Triangle t = side.triangle(slot);
-      const Aabb bounds = t.bounds();
-      if (!bounds.overlaps(box)) continue;
-      const detail::ApproximateNormal normal = detail::ApproximateNormal::of(t);
-      if (detail::triangle_normal_separates(t, normal, box)) continue;
-      out.push_back({t, bounds, normal});
-      slots.push_back(slot);
+  /// The last leaf of one side made ready: the descent meets a leaf many times in a row (with
+  /// each child of the node it was split against).
+  struct LeafCache {
+    std::uint32_t begin = WideNode::unused;
+    std::vector<Ready> ready;
+  };
+
+  /// The triangles of `side`'s leaf `x`, mapped and made ready (or taken from `cache`).
+  static const std::vector<Ready>& ready_leaf(const Side& side, const NodeRef& x,
+                                              LeafCache& cache) {
+    if (cache.begin != x.begin) {
+      cache.begin = x.begin;
+      cache.ready.clear();
+      for (std::uint32_t slot = x.begin; slot < x.end; ++slot)
+        cache.ready.push_back(Ready::of(side.triangle(slot)));
     }
+    return cache.ready;
+  }
+
+  /// The positions in `ready` of the triangles that may touch `box`, into `kept`: the box
+  /// normals and the triangle's normal, four of the separating axes of `intersects(triangle,
+  /// box)` (the nine edge axes cost more than they save at leaves of a few triangles,
+  /// measured on the bunny).
+  static void keep(const std::vector<Ready>& ready, const Aabb& box,
+                   std::vector<std::uint32_t>& kept) {
+    kept.clear();
+    for (std::uint32_t k = 0; k < ready.size(); ++k)
+      if (ready[k].bounds.overlaps(box) &&
+          !detail::triangle_normal_separates(ready[k].triangle, ready[k].normal, box))
+        kept.push_back(k);
   }
 
   /// Every pair of slots of two leaves (of one leaf with itself: i < j), exactly.
   bool test_leaves(const NodeRef& x, const NodeRef& y) {
     if (self_) return x == y ? test_same_leaf(x) : test_self_leaves(x, y);
-    prepare(second_, y, x.box, second_ready_, second_slots_);
-    if (second_ready_.empty()) return true;
-    prepare(first_, x, y.box, first_ready_, first_slots_);
-    for (std::size_t i = 0; i < first_ready_.size(); ++i) {
-      const Ready& s = first_ready_[i];
-      for (std::size_t k = 0; k < second_ready_.size(); ++k) {
-        const Ready& t = second_ready_[k];
+    const std::vector<Ready>& ys = ready_leaf(second_, y, second_cache_);
+    keep(ys, x.box, second_kept_);
+    if (second_kept_.empty()) return true;
+    const std::vector<Ready>& xs = ready_leaf(first_, x, first_cache_);
+    keep(xs, y.box, first_kept_);
+    for (const std::uint32_t i : first_kept_) {
+      for (const std::uint32_t k : second_kept_) {
+        const Ready &s = xs[i], &t = ys[k];
         if (!s.bounds.overlaps(t.bounds) ||
             !detail::triangles_meet(s.triangle, t.triangle, s.normal, t.normal))
           continue;
-        if (!report(first_.bvh().ids[first_slots_[i]], second_.bvh().ids[second_slots_[k]]))
-          return false;
+        if (!report(first_.bvh().ids[x.begin + i], second_.bvh().ids[y.begin + k])) return false;
       }
     }
     return true;
@@ -325,8 +338,8 @@ class PairFinder {
   detail::PairCallback callback_;
   void* context_;
   std::vector<NodePair> stack_;
-  std::vector<Ready> first_ready_, second_ready_;
-  std::vector<std::uint32_t> first_slots_, second_slots_;
+  LeafCache first_cache_, second_cache_;
+  std::vector<std::uint32_t> first_kept_, second_kept_;
   std::vector<TrianglePair> found_;
 };
 
