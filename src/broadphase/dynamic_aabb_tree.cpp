@@ -47,7 +47,7 @@ Aabb DynamicAabbTree::fat(const Aabb& box, const Vec3& displacement) const {
 }
 
 bool DynamicAabbTree::is_proxy(ProxyId id) const noexcept {
-  return id < nodes_.size() && nodes_[id].is_leaf();
+  return id < links_.size() && links_[id].height == 0;
 }
 
 void DynamicAabbTree::require_proxy(ProxyId id) const {
@@ -63,7 +63,7 @@ void DynamicAabbTree::require_box(const Aabb& box) {
 ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) {
   require_box(box);
   const std::int32_t leaf = allocate_node();
-  nodes_[static_cast<std::size_t>(leaf)].box = fat(box, Vec3(0.0f));
+  links_[static_cast<std::size_t>(leaf)].box = fat(box, Vec3(0.0f));
   links_[static_cast<std::size_t>(leaf)].user_data = user_data;
   insert_leaf(leaf);
   ++proxy_count_;
@@ -82,36 +82,36 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
   require_box(box);
   if (!is_finite(displacement))
     throw InvalidInput("displacement of proxy " + std::to_string(id) + " is not finite");
-  Node& node = nodes_[id];
+  const Aabb& stored = links_[id].box;
   const Aabb wanted = fat(box, displacement);
-  if (node.box.contains(box)) {
+  if (stored.contains(box)) {
     // Keep the stored box unless it is much larger than needed (after a fast motion stops):
     // Box2D's rule, with four margins of slack, plus the anticipated travel behind the box
     // (the stored box trails a steadily moving proxy by up to that much).
     const Vec3 slack =
         Vec3(4.0f * options_.margin) + options_.displacement_multiplier * glm::abs(displacement);
     const Aabb roomy{wanted.min - slack, wanted.max + slack};
-    if (roomy.contains(node.box)) return false;
+    if (roomy.contains(stored)) return false;
   }
   const auto leaf = static_cast<std::int32_t>(id);
-  if (node.box.overlaps(wanted)) {
+  if (stored.overlaps(wanted)) {
     // A continuous motion: refit the ancestors in place, with rotations, up to the first one
     // that does not change (Kopta et al., I3D 2012); `rebuild()` restores the tree's quality
     // as these add up.
-    node.box = wanted;
+    set_box(leaf, wanted);
     ++refits_;
     if (links_[id].parent != null_node) refit_upward(links_[id].parent, true, true);
     return true;
   }
   remove_leaf(leaf);  // a jump: find the leaf a new place
-  nodes_[id].box = wanted;
+  links_[id].box = wanted;
   insert_leaf(leaf);
   return true;
 }
 
 const Aabb& DynamicAabbTree::fat_box(ProxyId id) const {
   require_proxy(id);
-  return nodes_[id].box;
+  return links_[id].box;
 }
 
 std::uint64_t DynamicAabbTree::user_data(ProxyId id) const {
@@ -125,11 +125,11 @@ int DynamicAabbTree::height() const noexcept {
 
 double DynamicAabbTree::sah_cost() const {
   if (root_ == null_node) return 0;
-  const double root_area = half_area(nodes_[static_cast<std::size_t>(root_)].box);
+  const double root_area = half_area(links_[static_cast<std::size_t>(root_)].box);
   if (root_area <= 0) return 0;
   double inner_area = 0;
   for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (links_[i].height > 0) inner_area += half_area(nodes_[i].box);
+    if (links_[i].height > 0) inner_area += half_area(links_[i].box);
   return inner_area / root_area;
 }
 
@@ -155,9 +155,7 @@ std::int32_t DynamicAabbTree::allocate_node() {
 }
 
 void DynamicAabbTree::free_node(std::int32_t index) noexcept {
-  Node& node = nodes_[static_cast<std::size_t>(index)];
-  node.child1 = free_marker;
-  node.child2 = null_node;
+  nodes_[static_cast<std::size_t>(index)] = Node{};
   Links& links = links_[static_cast<std::size_t>(index)];
   links.height = -1;
   links.parent = free_list_;
@@ -171,35 +169,39 @@ void DynamicAabbTree::free_node(std::int32_t index) noexcept {
 // both children's bounds are worse than the best found. Among equal costs the lowest subtree
 // wins, and the descent takes the shorter child, so that equal boxes still make a balanced tree.
 std::int32_t DynamicAabbTree::find_best_sibling(const Aabb& box) const {
+  const auto height = [this](std::int32_t i) { return links_[static_cast<std::size_t>(i)].height; };
   const double leaf_area = half_area(box);
   std::int32_t index = root_;
+  Aabb index_box = links_[static_cast<std::size_t>(root_)].box;
+  bool is_leaf = height(root_) == 0;
   std::int32_t best = root_;
-  double best_cost = merged_area(nodes_[static_cast<std::size_t>(root_)].box, box);
+  double best_cost = merged_area(index_box, box);
   double inherited = 0;
-  while (!nodes_[static_cast<std::size_t>(index)].is_leaf()) {
+  while (!is_leaf) {
     const Node& node = nodes_[static_cast<std::size_t>(index)];
-    inherited += merged_area(node.box, box) - half_area(node.box);
+    inherited += merged_area(index_box, box) - half_area(index_box);
     double lower_bound[2];
-    const std::int32_t children[2] = {node.child1, node.child2};
     for (int side = 0; side < 2; ++side) {
-      const Node& child = nodes_[static_cast<std::size_t>(children[side])];
-      const double direct = merged_area(child.box, box);
+      const Aabb& child_box = node.box[side];
+      const double direct = merged_area(child_box, box);
       const double cost = direct + inherited;
-      if (cost < best_cost ||
-          (cost == best_cost && links_[static_cast<std::size_t>(children[side])].height <
-                                    links_[static_cast<std::size_t>(best)].height)) {
+      if (cost < best_cost || (cost == best_cost && height(node.child[side]) < height(best))) {
         best_cost = cost;
-        best = children[side];
+        best = node.child[side];
       }
-      lower_bound[side] = child.is_leaf() ? std::numeric_limits<double>::infinity()
-                                          : leaf_area + inherited + direct - half_area(child.box);
+      lower_bound[side] = node.is_leaf(side)
+                              ? std::numeric_limits<double>::infinity()
+                              : leaf_area + inherited + direct - half_area(child_box);
     }
     if (lower_bound[0] > best_cost && lower_bound[1] > best_cost) break;
-    const bool first = lower_bound[0] < lower_bound[1] ||
-                       (lower_bound[0] == lower_bound[1] &&
-                        links_[static_cast<std::size_t>(children[0])].height <=
-                            links_[static_cast<std::size_t>(children[1])].height);
-    index = children[first ? 0 : 1];
+    const int side =
+        lower_bound[0] < lower_bound[1] ||
+                (lower_bound[0] == lower_bound[1] && height(node.child[0]) <= height(node.child[1]))
+            ? 0
+            : 1;
+    index = node.child[side];
+    index_box = node.box[side];
+    is_leaf = node.is_leaf(side);
   }
   return best;
 }
@@ -211,57 +213,74 @@ void DynamicAabbTree::insert_leaf(std::int32_t leaf) {
     links_[at(leaf)].parent = null_node;
     return;
   }
-  const std::int32_t sibling = find_best_sibling(nodes_[at(leaf)].box);
+  const std::int32_t sibling = find_best_sibling(links_[at(leaf)].box);
   const std::int32_t old_parent = links_[at(sibling)].parent;
-  const std::int32_t parent = allocate_node();
-  Node& node = nodes_[at(parent)];
-  links_[at(parent)].parent = old_parent;
-  node.child1 = sibling;
-  node.child2 = leaf;
-  links_[at(sibling)].parent = parent;
-  links_[at(leaf)].parent = parent;
+  const int side = old_parent == null_node ? 0 : side_of(old_parent, sibling);
+  const std::int32_t parent = allocate_node();  // detached (no parent) until refitted
+  set_child(parent, 0, sibling);
+  set_child(parent, 1, leaf);
+  (void)refit(parent);
   if (old_parent == null_node) {
     root_ = parent;
   } else {
-    Node& above = nodes_[at(old_parent)];
-    (above.child1 == sibling ? above.child1 : above.child2) = parent;
+    set_child(old_parent, side, parent);
   }
   refit_upward(parent, true, false);
 }
 
 void DynamicAabbTree::remove_leaf(std::int32_t leaf) {
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
+  const std::int32_t parent = links_[at(leaf)].parent;
+  links_[at(leaf)].parent = null_node;
   if (leaf == root_) {
     root_ = null_node;
     return;
   }
-  const std::int32_t parent = links_[at(leaf)].parent;
   const std::int32_t grandparent = links_[at(parent)].parent;
   const Node& old = nodes_[at(parent)];
-  const std::int32_t sibling = old.child1 == leaf ? old.child2 : old.child1;
-  links_[at(sibling)].parent = grandparent;
+  const std::int32_t sibling = old.child[old.child[0] == leaf ? 1 : 0];
+  const int side = grandparent == null_node ? 0 : side_of(grandparent, parent);
   free_node(parent);
   if (grandparent == null_node) {
+    links_[at(sibling)].parent = null_node;
     root_ = sibling;
     return;
   }
-  Node& above = nodes_[at(grandparent)];
-  (above.child1 == parent ? above.child1 : above.child2) = sibling;
+  set_child(grandparent, side, sibling);
   refit_upward(grandparent, false, true);  // removal only shrinks boxes; insertion rotates (Box2D)
 }
 
+int DynamicAabbTree::side_of(std::int32_t parent, std::int32_t child) const noexcept {
+  return nodes_[static_cast<std::size_t>(parent)].child[0] == child ? 0 : 1;
+}
+
+void DynamicAabbTree::set_child(std::int32_t parent, int side, std::int32_t child) noexcept {
+  Node& node = nodes_[static_cast<std::size_t>(parent)];
+  const Links& links = links_[static_cast<std::size_t>(child)];
+  const auto bit = static_cast<std::uint32_t>(1u << side);
+  node.child[side] = child;
+  node.box[side] = links.box;
+  node.leaf_mask = links.height == 0 ? node.leaf_mask | bit : node.leaf_mask & ~bit;
+  links_[static_cast<std::size_t>(child)].parent = parent;
+}
+
+void DynamicAabbTree::set_box(std::int32_t index, const Aabb& box) noexcept {
+  Links& links = links_[static_cast<std::size_t>(index)];
+  links.box = box;
+  if (links.parent != null_node)
+    nodes_[static_cast<std::size_t>(links.parent)].box[side_of(links.parent, index)] = box;
+}
+
 bool DynamicAabbTree::refit(std::int32_t index) noexcept {
-  Node& node = nodes_[static_cast<std::size_t>(index)];
-  const Node& first = nodes_[static_cast<std::size_t>(node.child1)];
-  const Node& second = nodes_[static_cast<std::size_t>(node.child2)];
-  const Aabb box = first.box.merged(second.box);
-  std::int32_t& height = links_[static_cast<std::size_t>(index)].height;
+  const Node& node = nodes_[static_cast<std::size_t>(index)];
+  const Aabb box = node.box[0].merged(node.box[1]);
+  Links& links = links_[static_cast<std::size_t>(index)];
   const std::int32_t new_height =
-      1 + std::max(links_[static_cast<std::size_t>(node.child1)].height,
-                   links_[static_cast<std::size_t>(node.child2)].height);
-  const bool changed = !(box == node.box) || new_height != height;
-  node.box = box;
-  height = new_height;
+      1 + std::max(links_[static_cast<std::size_t>(node.child[0])].height,
+                   links_[static_cast<std::size_t>(node.child[1])].height);
+  const bool changed = !(box == links.box) || new_height != links.height;
+  links.height = new_height;
+  if (changed) set_box(index, box);
   return changed;
 }
 
@@ -275,13 +294,10 @@ void DynamicAabbTree::refit_upward(std::int32_t index, bool rotate_nodes, bool u
 
 // Node `a` (a child of `parent_a`) and node `b` (a child of `parent_b`) trade places.
 void DynamicAabbTree::swap_children(std::int32_t parent_a, std::int32_t a, std::int32_t parent_b,
-                                    std::int32_t b) {
-  Node& first = nodes_[static_cast<std::size_t>(parent_a)];
-  Node& second = nodes_[static_cast<std::size_t>(parent_b)];
-  (first.child1 == a ? first.child1 : first.child2) = b;
-  (second.child1 == b ? second.child1 : second.child2) = a;
-  links_[static_cast<std::size_t>(a)].parent = parent_b;
-  links_[static_cast<std::size_t>(b)].parent = parent_a;
+                                    std::int32_t b) noexcept {
+  const int side_a = side_of(parent_a, a), side_b = side_of(parent_b, b);
+  set_child(parent_a, side_a, b);
+  set_child(parent_b, side_b, a);
 }
 
 // Tree rotations (Bittner et al. 2015; Kopta et al., "Fast, effective BVH updates for animated
@@ -291,10 +307,7 @@ void DynamicAabbTree::swap_children(std::int32_t parent_a, std::int32_t a, std::
 void DynamicAabbTree::rotate(std::int32_t index) {
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
   const Node& node = nodes_[at(index)];
-  const std::int32_t b = node.child1, c = node.child2;
-  const Node& nb = nodes_[at(b)];
-  const Node& nc = nodes_[at(c)];
-  if (nb.is_leaf() && nc.is_leaf()) return;
+  if (node.is_leaf(0) && node.is_leaf(1)) return;
   struct Swap {
     std::int32_t parent_a, a, parent_b, b;
   };
@@ -306,26 +319,30 @@ void DynamicAabbTree::rotate(std::int32_t index) {
       best = swap;
     }
   };
-  // `outer` (a child of this node) trading places with a child of its sibling `inner`.
-  const auto consider_with_grandchild = [&](std::int32_t outer, std::int32_t inner) {
-    const Node& sibling = nodes_[at(inner)];
-    if (sibling.is_leaf()) return;
-    const double area = half_area(sibling.box);
-    const Aabb& box = nodes_[at(outer)].box;
-    consider(area - merged_area(box, nodes_[at(sibling.child2)].box),
-             {index, outer, inner, sibling.child1});
-    consider(area - merged_area(box, nodes_[at(sibling.child1)].box),
-             {index, outer, inner, sibling.child2});
+  // The child on side `outer` trading places with a child of its sibling on the other side.
+  const auto consider_with_grandchild = [&](int outer) {
+    const int inner = 1 - outer;
+    if (node.is_leaf(inner)) return;
+    const Node& sibling = nodes_[at(node.child[inner])];
+    const double area = half_area(node.box[inner]);
+    const Aabb& box = node.box[outer];
+    consider(area - merged_area(box, sibling.box[1]),
+             {index, node.child[outer], node.child[inner], sibling.child[0]});
+    consider(area - merged_area(box, sibling.box[0]),
+             {index, node.child[outer], node.child[inner], sibling.child[1]});
   };
-  consider_with_grandchild(b, c);
-  consider_with_grandchild(c, b);
-  if (!nb.is_leaf() && !nc.is_leaf()) {
-    const double area = half_area(nb.box) + half_area(nc.box);
-    const std::int32_t d = nb.child1, e = nb.child2, f = nc.child1, g = nc.child2;
-    const Aabb &box_d = nodes_[at(d)].box, &box_e = nodes_[at(e)].box;
-    const Aabb &box_f = nodes_[at(f)].box, &box_g = nodes_[at(g)].box;
-    consider(area - merged_area(box_f, box_e) - merged_area(box_d, box_g), {b, d, c, f});
-    consider(area - merged_area(box_g, box_e) - merged_area(box_f, box_d), {b, d, c, g});
+  consider_with_grandchild(0);
+  consider_with_grandchild(1);
+  if (!node.is_leaf(0) && !node.is_leaf(1)) {
+    const double area = half_area(node.box[0]) + half_area(node.box[1]);
+    const std::int32_t b = node.child[0], c = node.child[1];
+    const Node& nb = nodes_[at(b)];
+    const Node& nc = nodes_[at(c)];
+    const Aabb &box_d = nb.box[0], &box_e = nb.box[1], &box_f = nc.box[0], &box_g = nc.box[1];
+    consider(area - merged_area(box_f, box_e) - merged_area(box_d, box_g),
+             {b, nb.child[0], c, nc.child[0]});
+    consider(area - merged_area(box_g, box_e) - merged_area(box_f, box_d),
+             {b, nb.child[0], c, nc.child[1]});
   }
   if (best.a == null_node) return;
   swap_children(best.parent_a, best.a, best.parent_b, best.b);
@@ -338,7 +355,7 @@ void DynamicAabbTree::rebuild() {
   std::vector<BuildLeaf> leaves;
   leaves.reserve(proxy_count_);
   for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (links_[i].height == 0) leaves.push_back({nodes_[i].box.center(), std::int32_t(i)});
+    if (links_[i].height == 0) leaves.push_back({links_[i].box.center(), std::int32_t(i)});
   refits_ = 0;
   free_list_ = null_node;
   for (std::size_t i = nodes_.size(); i-- > 0;)
@@ -363,14 +380,11 @@ std::int32_t DynamicAabbTree::build_subtree(std::vector<BuildLeaf>& leaves, std:
                      return p.center[axis] < q.center[axis] ||
                             (p.center[axis] == q.center[axis] && p.node < q.node);
                    });
+  const std::int32_t parent = allocate_node();  // before its subtrees: nodes in depth-first order
   const std::int32_t left = build_subtree(leaves, begin, static_cast<std::size_t>(middle));
   const std::int32_t right = build_subtree(leaves, static_cast<std::size_t>(middle), end);
-  const std::int32_t parent = allocate_node();
-  Node& node = nodes_[static_cast<std::size_t>(parent)];
-  node.child1 = left;
-  node.child2 = right;
-  links_[static_cast<std::size_t>(left)].parent = parent;
-  links_[static_cast<std::size_t>(right)].parent = parent;
+  set_child(parent, 0, left);
+  set_child(parent, 1, right);
   (void)refit(parent);
   return parent;
 }
@@ -396,40 +410,43 @@ bool DynamicAabbTree::ray_meets(const Ray& ray, const Aabb& box) noexcept {
 }
 
 void DynamicAabbTree::validate() const {
+  const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
   std::size_t reached = 0, leaves = 0;
   if (root_ != null_node) {
-    if (links_[static_cast<std::size_t>(root_)].parent != null_node) broken("root has a parent");
+    if (links_[at(root_)].parent != null_node) broken("root has a parent");
     TraversalStack stack;
     stack.push(root_);
     while (!stack.is_empty()) {
       const std::int32_t index = stack.pop();
-      const Node& node = nodes_[static_cast<std::size_t>(index)];
-      const std::int32_t height = links_[static_cast<std::size_t>(index)].height;
+      const std::int32_t height = links_[at(index)].height;
       const std::string name = "node " + std::to_string(index);
       if (++reached > nodes_.size()) broken("a cycle through " + name);
       if (height < 0) broken(name + " is in the tree and on the free list");
-      if (node.is_leaf()) {
-        if (height != 0) broken(name + " is a leaf with height " + std::to_string(height));
+      if (height == 0) {
         ++leaves;
         continue;
       }
-      const Links& first = links_[static_cast<std::size_t>(node.child1)];
-      const Links& second = links_[static_cast<std::size_t>(node.child2)];
-      if (first.parent != index || second.parent != index) broken(name + ": child's parent link");
+      const Node& node = nodes_[at(index)];
+      for (int side = 0; side < 2; ++side) {
+        const Links& child = links_[at(node.child[side])];
+        if (child.parent != index) broken(name + ": child's parent link");
+        if (node.is_leaf(side) != (child.height == 0)) broken(name + ": child's leaf bit");
+        if (!(node.box[side] == child.box)) broken(name + ": stored child box differs");
+      }
+      const Links& first = links_[at(node.child[0])];
+      const Links& second = links_[at(node.child[1])];
       if (height != 1 + std::max(first.height, second.height)) broken(name + ": height");
-      const Aabb& box1 = nodes_[static_cast<std::size_t>(node.child1)].box;
-      if (!(node.box == box1.merged(nodes_[static_cast<std::size_t>(node.child2)].box)))
+      if (!(links_[at(index)].box == first.box.merged(second.box)))
         broken(name + ": box is not the union");
-      stack.push(node.child1);
-      stack.push(node.child2);
+      stack.push(node.child[0]);
+      stack.push(node.child[1]);
     }
   }
   if (leaves != proxy_count_) broken("leaf count differs from the proxy count");
   std::size_t free = 0;
   for (std::int32_t index = free_list_; index != null_node;) {
-    const Links& links = links_[static_cast<std::size_t>(index)];
-    if (links.height != -1 || nodes_[static_cast<std::size_t>(index)].child1 != free_marker)
-      broken("node " + std::to_string(index) + " on the free list is in use");
+    const Links& links = links_[at(index)];
+    if (links.height != -1) broken("node " + std::to_string(index) + " on the free list is in use");
     if (++free > nodes_.size()) broken("a cycle in the free list");
     index = links.parent;
   }

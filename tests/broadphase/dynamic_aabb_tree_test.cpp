@@ -131,6 +131,46 @@ TEST_CASE("DynamicAabbTree query_each equals one query per box", "[broadphase]")
   CHECK(visited == 0);
 }
 
+// Each inner node keeps copies of its children's boxes and leaf bits: every single refit,
+// rotation, removal and reuse of a node's storage (an inner node's index coming back as a
+// proxy, and the other way) must keep them equal to the children's own, which validate() checks.
+TEST_CASE("DynamicAabbTree keeps the parents' copies of child boxes through every update",
+          "[broadphase]") {
+  std::mt19937_64 random(41);
+  DynamicAabbTree tree(FatBoxOptions{0.05f, 2.0f});
+  std::map<ProxyId, Aabb> live;
+  for (int round = 0; round < 6; ++round) {
+    for (int i = 0; i < 150; ++i) {
+      const Aabb box = random_box(random, 15.0f);
+      const ProxyId id = tree.create_proxy(box);
+      REQUIRE(live.count(id) == 0);
+      live[id] = box;
+      REQUIRE_NOTHROW(tree.validate());
+    }
+    for (auto& [id, box] : live) {  // continuous motions: refits in place with rotations
+      const Vec3 step = random_point(random, 0.3f);
+      box = Aabb{box.min + step, box.max + step};
+      (void)tree.move_proxy(id, box, step);
+      REQUIRE_NOTHROW(tree.validate());
+    }
+    for (auto it = live.begin(); it != live.end();) {  // frees inner nodes for later proxies
+      if (std::uniform_int_distribution<int>(0, 2)(random) == 0) {
+        tree.destroy_proxy(it->first);
+        it = live.erase(it);
+        REQUIRE_NOTHROW(tree.validate());
+      } else {
+        ++it;
+      }
+    }
+    if (round % 2 == 1) tree.rebuild();
+    REQUIRE_NOTHROW(tree.validate());
+    for (int q = 0; q < 20; ++q) {
+      const Aabb query = random_box(random, 15.0f);
+      REQUIRE(tree_answer(tree, query) == brute_force_answer(tree, live, query));
+    }
+  }
+}
+
 TEST_CASE("DynamicAabbTree moves inside the fat box change nothing", "[broadphase]") {
   DynamicAabbTree tree(FatBoxOptions{0.5f, 4.0f});
   const Aabb box{Vec3(0.0f), Vec3(1.0f)};
