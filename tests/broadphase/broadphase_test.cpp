@@ -107,6 +107,14 @@ std::vector<FrameLog> logs_with_threads(int threads, const Frames& frames) {
   return logs;
 }
 
+// `frames` logs the same events with 1, 2 and 4 threads.
+template <class Frames>
+void check_same_for_thread_counts(const Frames& frames) {
+  const std::vector<FrameLog> one = logs_with_threads(1, frames);
+  CHECK(one == logs_with_threads(2, frames));
+  CHECK(one == logs_with_threads(4, frames));
+}
+
 }  // namespace
 
 TEST_CASE("Broadphase pairs and events match brute force over random frames", "[broadphase]") {
@@ -172,9 +180,7 @@ TEST_CASE("Broadphase stays exact while every proxy moves every frame", "[broadp
     }
     CHECK(most_refits > 0);  // the in-place path ran
   };
-  const std::vector<FrameLog> one = logs_with_threads(1, frames);
-  CHECK(one == logs_with_threads(2, frames));
-  CHECK(one == logs_with_threads(4, frames));
+  check_same_for_thread_counts(frames);
 }
 
 TEST_CASE("Broadphase box query matches brute force", "[broadphase]") {
@@ -207,9 +213,38 @@ TEST_CASE("Broadphase events do not depend on the thread count", "[broadphase]")
     }
     REQUIRE(broadphase.pairs() == brute_force_pairs(model));
   };
-  const std::vector<FrameLog> one = logs_with_threads(1, frames);
-  CHECK(one == logs_with_threads(2, frames));
-  CHECK(one == logs_with_threads(4, frames));
+  check_same_for_thread_counts(frames);
+}
+
+// update runs a step on the calling thread alone when it is small (few searches, few fat
+// pairs) and in parallel otherwise: frames on either side of both cut-offs (4000 searches and
+// tens of thousands of pairs, then 100 movers) must be exact and the same for any thread count.
+TEST_CASE("Broadphase is exact on small and large frames for any thread count", "[broadphase]") {
+  const auto frames = [](std::vector<FrameLog>& logs) {
+    std::mt19937_64 random(31);
+    Broadphase broadphase;
+    Model model;
+    for (int i = 0; i < 4000; ++i) {
+      const ModelProxy proxy{random_box(random, 20.0f), Layer::dynamic_layer, ProxyFilter{}};
+      model[broadphase.create_proxy(proxy.box)] = proxy;
+    }
+    for (int frame = 0; frame < 8; ++frame) {
+      const std::size_t movers = frame == 0 ? 0 : (frame < 5 ? 100 : model.size());
+      for (std::size_t i = 0; i < movers; ++i) {
+        const ProxyId id = frame < 5 ? pick(random, model) : static_cast<ProxyId>(i);
+        ModelProxy& proxy = model[id];
+        const Vec3 step = random_point(random, frame < 5 ? 3.0f : 0.2f);
+        proxy.box = Aabb{proxy.box.min + step, proxy.box.max + step};
+        broadphase.move_proxy(id, proxy.box, step);
+      }
+      logs.push_back(update_logged(broadphase));
+      const std::vector<ProxyPair> expected = brute_force_pairs(model);
+      INFO("frame " << frame);
+      REQUIRE(expected.size() > 40000);  // more fat pairs than the serial cut-off
+      REQUIRE(broadphase.pairs() == expected);
+    }
+  };
+  check_same_for_thread_counts(frames);
 }
 
 TEST_CASE("Broadphase rejects bad input and stays intact", "[broadphase]") {
