@@ -100,20 +100,20 @@ bool same_edge(const TriangleSoup& soup, const EdgeEnd& a, const EdgeEnd& b) {
   }
 }
 
-// Which corners of triangle `id` are below the plane: from the vertex planes where they
-// decide, else exactly from the position.
-std::array<bool, 3> corners_below(const TriangleSoup& soup, const SideTest& side, TriangleId id,
+// Which of the corners at position slots `slots` are below the plane: from the vertex planes
+// where they decide, else exactly from the position.
+std::array<bool, 3> corners_below(const TriangleSoup& soup, const SideTest& side,
+                                  const std::array<std::size_t, 3>& slots,
                                   const VertexPlanes* vertices, std::uint32_t plane) {
-  const std::array<std::size_t, 3> slots = vertex_slots(soup, id);
   std::array<bool, 3> below{};
-  for (int k = 0; k < 3; ++k) {
-    const std::size_t slot = slots[std::size_t(k)];
+  for (std::size_t k = 0; k < 3; ++k) {
+    const std::size_t slot = slots[k];
     if (vertices != nullptr && plane >= vertices->high[slot]) {
-      below[std::size_t(k)] = true;
+      below[k] = true;
     } else if (vertices != nullptr && plane < vertices->low[slot]) {
-      below[std::size_t(k)] = false;
+      below[k] = false;
     } else {
-      below[std::size_t(k)] = side.below(soup.positions[slot]);
+      below[k] = side.below(soup.positions[slot]);
     }
   }
   return below;
@@ -122,12 +122,13 @@ std::array<bool, 3> corners_below(const TriangleSoup& soup, const SideTest& side
 // Appends the segment of triangle `id` when it contributes one.
 void add_segment(const TriangleSoup& soup, const SideTest& side, TriangleId id,
                  const VertexPlanes* vertices, std::uint32_t plane, SectionScratch& scratch) {
-  const std::array<bool, 3> below = corners_below(soup, side, id, vertices, plane);
-  if (below[0] == below[1] && below[1] == below[2]) return;
   const std::array<std::size_t, 3> slots = vertex_slots(soup, id);
+  const std::array<bool, 3> below = corners_below(soup, side, slots, vertices, plane);
+  if (below[0] == below[1] && below[1] == below[2]) return;
   const Vec3 v[3] = {soup.positions[slots[0]], soup.positions[slots[1]], soup.positions[slots[2]]};
   if (v[0] == v[1] || v[1] == v[2] || v[2] == v[0]) return;  // float ==: -0 equals 0
-  // The corner after the falling edge's start (below), and the rising edge's start (below).
+  // Edge k runs from corner k to corner next[k]. The falling edge ends below, at
+  // next[falling]; the rising edge starts below, at rising, and ends above, at next[rising].
   static constexpr std::size_t next[3] = {1, 2, 0};
   std::size_t falling = 0, rising = 0;
   for (std::size_t k = 0; k < 3; ++k) {
