@@ -195,7 +195,8 @@ class Builder {
         leaf_order[i] = references_[i].id();
     });
     references_.reset();
-    return detail::finish(slots_.get(), std::move(leaf_order), soup);
+    return detail::finish(slots_.get(), std::move(leaf_order), soup,
+                          {1.0f, 1.0f, options_.max_leaf_size});
   }
 
  private:

@@ -5,119 +5,221 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 
+#include <algorithm>
 #include <limits>
+#include <memory>
 #include <utility>
 
 namespace trisect::detail {
 namespace {
 
+// The collapse chooses, for every wide node, which descendants of its binary node become its
+// children, and which subtrees become single leaves, so that the wide tree's SAH cost is the
+// least the binary tree allows: the dynamic programme of Ylitie, Karras & Laine ("Efficient
+// Incoherent Ray Traversal on GPUs Through Compressed Wide BVHs", HPG 2017), here without leaf
+// blocks. For binary node n with box area A(n) and t(n) triangles:
+//   leaf(n)  = intersection * A(n) * t(n) when t(n) <= max_leaf_size, else +inf
+//   C(n)     = min(leaf(n), traversal * A(n) + F(n, 8))     n as one child of a wide node
+//   F(n, j)  = min over k in [1, j) of D(left, k) + D(right, j - k)
+//   D(n, 1)  = C(n);  D(n, j) = min(C(n), F(n, j))            n's subtree as 1..j children
+// A binary leaf has D(n, j) = leaf(n). Ties keep a leaf, fewer children and then the smaller
+// k, so the result depends on nothing but the tree. The tables are filled bottom-up and the
+// wide nodes written top-down, both in parallel over subtrees; every wide node's index comes
+// from subtree counts, so the layout is depth-first whatever the thread count.
 class Collapser {
  public:
-  explicit Collapser(const BinaryNode* nodes) : nodes_(nodes) {}
+  // `nodes` holds `slot_count` entries; the reachable ones form the binary tree.
+  Collapser(const BinaryNode* nodes, std::size_t slot_count, const CollapseCosts& costs)
+      : nodes_(nodes), costs_(costs), tables_(new Table[slot_count]) {
+    advise_huge_pages(tables_.get(), slot_count * sizeof(Table));
+  }
 
   std::vector<WideNode> run() && {
-    const Children root = nodes_[0].is_leaf() ? single(0) : children_of(0);
-    // Counted first so that the array is allocated once, at its exact size.
-    wide_.reserve(count_nodes(root));
-    advise_huge_pages(wide_.data(), wide_.capacity() * sizeof(WideNode));
-    emit_node(root);
+    solve(0, 0);
+    const Children root = root_children();
+    wide_.resize(root.count == 1 ? 1 : 1 + below(root));
+    emit(root, 0, 0);
     return std::move(wide_);
   }
 
  private:
+  static constexpr int width = WideNode::width;
+  // Subtrees this close to the root are solved and emitted as parallel tasks.
+  static constexpr int parallel_depth = 10;
+
+  // What the collapse knows of one binary node n, at n's index. Not initialised: only the
+  // reachable nodes' entries are written, and only those are read.
+  struct Table {
+    float cost[width];  // cost[j - 1] = D(n, j)
+    std::uint32_t first_slot, end_slot;
+    std::uint32_t wide_nodes;       // wide nodes in the subtree of n made a wide node; 0 for a leaf
+    bool as_leaf;                   // n, as a child, is one leaf over its slots
+    std::uint8_t split[width + 1];  // split[j]: the k of F(n, j), for an inner n and j >= 2
+  };
+
   struct Children {
-    std::uint32_t index[WideNode::width];
+    std::uint32_t index[width];
     int count = 0;
   };
 
-  [[nodiscard]] Children children_of(std::uint32_t inner) const {
-    Children children;
-    children.index[0] = inner + 1;
-    children.index[1] = nodes_[inner].first;
-    children.count = 2;
-    // Open the inner child of largest area, in place so that slot order is kept; the first of
-    // equal areas wins, so the result depends on nothing but the tree.
-    while (children.count < WideNode::width) {
-      int widest = -1;
-      float widest_area = -std::numeric_limits<float>::infinity();
-      for (int i = 0; i < children.count; ++i) {
-        const BinaryNode& node = nodes_[children.index[i]];
-        if (!node.is_leaf() && node.bounds.half_area() > widest_area) {
-          widest = i;
-          widest_area = node.bounds.half_area();
-        }
-      }
-      if (widest < 0) break;
-      const std::uint32_t opened = children.index[widest];
-      for (int i = children.count; i > widest + 1; --i) children.index[i] = children.index[i - 1];
-      children.index[widest] = opened + 1;
-      children.index[widest + 1] = nodes_[opened].first;
-      ++children.count;
+  // Fills the table of `index` and of every node below it.
+  void solve(std::uint32_t index, int depth) {
+    const BinaryNode& node = nodes_[index];
+    Table& table = tables_[index];
+    const float area = node.bounds.half_area();
+    if (node.is_leaf()) {
+      table.first_slot = node.first;
+      table.end_slot = node.first + node.count;
+      table.wide_nodes = 0;
+      table.as_leaf = true;
+      for (float& cost : table.cost)
+        cost = costs_.intersection * area * static_cast<float>(node.count);
+      return;
     }
-    return children;
+    const std::uint32_t left = index + 1, right = node.first;
+    if (depth < parallel_depth) {
+      tbb::parallel_invoke([&] { solve(left, depth + 1); }, [&] { solve(right, depth + 1); });
+    } else {
+      solve(left, depth + 1);
+      solve(right, depth + 1);
+    }
+    combine(index, area);
   }
 
-  [[nodiscard]] Children single(std::uint32_t index) const {
+  // The table of inner node `index` from its children's.
+  void combine(std::uint32_t index, float area) {
+    Table& table = tables_[index];
+    const Table& left = tables_[index + 1];
+    const Table& right = tables_[nodes_[index].first];
+    table.first_slot = left.first_slot;
+    table.end_slot = right.end_slot;
+    const std::uint32_t triangles = table.end_slot - table.first_slot;
+    const float leaf = triangles <= costs_.max_leaf_size
+                           ? costs_.intersection * area * static_cast<float>(triangles)
+                           : std::numeric_limits<float>::infinity();
+    float split_cost[width + 1];
+    for (int j = 2; j <= width; ++j) {
+      const Split split = best_split(left, right, j);
+      split_cost[j] = split.cost;
+      table.split[j] = static_cast<std::uint8_t>(split.left_children);
+    }
+    const float inner = costs_.traversal * area + split_cost[width];
+    table.as_leaf = leaf <= inner;
+    table.cost[0] = std::min(leaf, inner);
+    for (int j = 2; j <= width; ++j) table.cost[j - 1] = std::min(table.cost[0], split_cost[j]);
+    table.wide_nodes = table.as_leaf ? 0 : 1 + below(children_of(index));
+  }
+
+  struct Split {
+    float cost;
+    int left_children;
+  };
+  // F(n, j) from the tables of n's children, and the smallest k that gives it.
+  [[nodiscard]] static Split best_split(const Table& left, const Table& right, int j) {
+    Split best{std::numeric_limits<float>::infinity(), 1};
+    for (int k = 1; k < j; ++k) {
+      const float cost = left.cost[k - 1] + right.cost[j - k - 1];
+      if (cost < best.cost) best = {cost, k};
+    }
+    return best;
+  }
+
+  // The root's children: the root alone when one leaf costs no more than the best cut below
+  // it (the root's own traversal is paid either way).
+  [[nodiscard]] Children root_children() const {
+    const BinaryNode& root = nodes_[0];
+    if (!root.is_leaf()) {
+      const Table& table = tables_[0];
+      const float cut = best_split(tables_[1], tables_[root.first], width).cost;
+      const std::uint32_t triangles = table.end_slot - table.first_slot;
+      const bool fits = triangles <= costs_.max_leaf_size;
+      if (!fits ||
+          cut < costs_.intersection * root.bounds.half_area() * static_cast<float>(triangles))
+        return children_of(0);
+    }
     Children children;
-    children.index[0] = index;
-    children.count = 1;
+    children.index[children.count++] = 0;
     return children;
   }
 
-  // First slot below binary node `index`: its leftmost leaf's.
-  [[nodiscard]] std::uint32_t first_slot(std::uint32_t index) const {
-    while (!nodes_[index].is_leaf()) ++index;
-    return nodes_[index].first;
-  }
-  // One past the last slot below binary node `index`: its rightmost leaf's end.
-  [[nodiscard]] std::uint32_t end_slot(std::uint32_t index) const {
-    while (!nodes_[index].is_leaf()) index = nodes_[index].first;
-    return nodes_[index].first + nodes_[index].count;
+  // The children of the wide node inner node `index` becomes: the best cut of at most 8.
+  [[nodiscard]] Children children_of(std::uint32_t index) const {
+    Children children;
+    append_split(index, width, children);
+    return children;
   }
 
-  // Number of wide nodes emit_node(children) appends.
-  [[nodiscard]] std::size_t count_nodes(const Children& children) const {
-    std::size_t count = 1;
-    for (int i = 0; i < children.count; ++i)
-      if (!nodes_[children.index[i]].is_leaf())
-        count += count_nodes(children_of(children.index[i]));
+  // Appends the subtree of inner node `index` as at most `budget` >= 2 children.
+  void append_split(std::uint32_t index, int budget, Children& children) const {
+    const int k = tables_[index].split[budget];
+    append(index + 1, k, children);
+    append(nodes_[index].first, budget - k, children);
+  }
+
+  // Appends the subtree of `index` as at most `budget` children: one when that is no dearer.
+  void append(std::uint32_t index, int budget, Children& children) const {
+    const Table& table = tables_[index];
+    if (budget == 1 || nodes_[index].is_leaf() || table.cost[0] <= table.cost[budget - 1]) {
+      children.index[children.count++] = index;
+      return;
+    }
+    append_split(index, budget, children);
+  }
+
+  // Wide nodes below a wide node with these children.
+  [[nodiscard]] std::uint32_t below(const Children& children) const {
+    std::uint32_t count = 0;
+    for (int i = 0; i < children.count; ++i) count += tables_[children.index[i]].wide_nodes;
     return count;
   }
 
-  // Appends the wide node over `children` and, depth-first, the wide nodes below it.
-  std::uint32_t emit_node(const Children& children) {
-    const auto at = static_cast<std::uint32_t>(wide_.size());
-    wide_.emplace_back();
+  // Writes the wide node over `children` at `at`, and the wide nodes below it after it,
+  // depth-first.
+  void emit(const Children& children, std::uint32_t at, int depth) {
     WideNode& node = wide_[at];
     const float infinity = std::numeric_limits<float>::infinity();
-    const std::uint32_t end = end_slot(children.index[children.count - 1]);
-    for (int i = 0; i < WideNode::width; ++i) {
+    const std::uint32_t end = tables_[children.index[children.count - 1]].end_slot;
+    std::uint32_t next = at + 1;
+    for (int i = 0; i < width; ++i) {
       const bool used = i < children.count;
+      const Table* table = used ? &tables_[children.index[i]] : nullptr;
       const Aabb box =
           used ? nodes_[children.index[i]].bounds : Aabb{Vec3(infinity), Vec3(-infinity)};
       for (int axis = 0; axis < 3; ++axis) {
         node.bounds[2 * axis][i] = box.min[axis];
         node.bounds[2 * axis + 1][i] = box.max[axis];
       }
-      node.child[i] = used ? WideNode::leaf : WideNode::unused;
-      node.first[i] = used ? first_slot(children.index[i]) : end;
+      node.first[i] = used ? table->first_slot : end;
+      // Only a root that is one leaf has one child.
+      const bool leaf = used && (table->as_leaf || children.count == 1);
+      node.child[i] = !used ? WideNode::unused : leaf ? WideNode::leaf : next;
+      if (used && !leaf) next += table->wide_nodes;
     }
-    for (int i = 0; i < children.count; ++i) {
-      if (nodes_[children.index[i]].is_leaf()) continue;
-      const std::uint32_t below = emit_node(children_of(children.index[i]));
-      wide_[at].child[i] = below;  // `node` may dangle: emit_node grows wide_
+    const auto emit_child = [&](int i) {
+      if (node.child[i] < WideNode::leaf)
+        emit(children_of(children.index[i]), node.child[i], depth + 1);
+    };
+    if (depth < parallel_depth) {
+      tbb::parallel_for(0, children.count, emit_child);
+    } else {
+      for (int i = 0; i < children.count; ++i) emit_child(i);
     }
-    return at;
   }
 
   const BinaryNode* nodes_;
+  CollapseCosts costs_;
+  std::unique_ptr<Table[]> tables_;
   std::vector<WideNode> wide_;
 };
 
 }  // namespace
 
-std::vector<WideNode> collapse_to_wide(const BinaryNode* nodes) { return Collapser(nodes).run(); }
+std::vector<WideNode> collapse_to_wide(const BinaryNode* nodes, std::size_t slot_count,
+                                       const CollapseCosts& costs) {
+  return Collapser(nodes, slot_count, costs).run();
+}
 
 std::vector<Triangle> copy_triangles(const TriangleSoup& soup, const std::vector<TriangleId>& ids) {
   std::vector<Triangle> triangles;
@@ -132,11 +234,12 @@ std::vector<Triangle> copy_triangles(const TriangleSoup& soup, const std::vector
   return triangles;
 }
 
-Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order, const TriangleSoup& soup) {
+Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order, const TriangleSoup& soup,
+           const CollapseCosts& costs) {
   Bvh bvh;
   bvh.triangles = copy_triangles(soup, leaf_order);
   bvh.ids = std::move(leaf_order);
-  bvh.wide = collapse_to_wide(nodes);
+  bvh.wide = collapse_to_wide(nodes, 2 * bvh.size() - 1, costs);
   bvh.root_bounds = nodes[0].bounds;
   return bvh;
 }

@@ -23,13 +23,25 @@ struct BinaryNode {
   [[nodiscard]] bool is_leaf() const noexcept { return count != 0; }
 };
 
-/// The 8-wide form of the binary tree rooted at `nodes[0]`: each wide node takes a binary
-/// node's two children and keeps opening its largest inner child (by `Aabb::half_area`)
-/// until it has eight children or only leaves, the greedy collapse of Wald et al. ("Embree: A
-/// Kernel Framework for Efficient CPU Ray Tracing", 2014). Children stay in leaf order; wide
-/// nodes are stored depth-first, in one allocation of their exact count. A binary root that
-/// is a leaf gives one wide node with that leaf as its only child. Deterministic.
-[[nodiscard]] std::vector<WideNode> collapse_to_wide(const BinaryNode* nodes);
+/// Unit costs of the collapse's surface area heuristic, and the largest leaf it may make.
+struct CollapseCosts {
+  float traversal = 1.0f;           ///< Cost of one wide node visited.
+  float intersection = 1.0f;        ///< Cost of one triangle tested.
+  std::uint32_t max_leaf_size = 8;  ///< Triangles in one leaf at most (binary leaves fit).
+};
+
+/// The 8-wide form of the binary tree rooted at `nodes[0]` (`nodes` has `slot_count`
+/// entries): the children of every wide node are a cut of 2 to 8 binary nodes below it, and a
+/// binary subtree of at most `costs.max_leaf_size` triangles may become one leaf, chosen by
+/// dynamic programming so that the wide tree's SAH cost (as `statistics` counts it, with
+/// these costs) is the least of all such trees (Ylitie, Karras & Laine, "Efficient Incoherent
+/// Ray Traversal on GPUs Through Compressed Wide BVHs", HPG 2017). Children stay in leaf
+/// order; wide nodes are stored depth-first, in one allocation of their exact count. A root
+/// that is cheapest as one leaf gives one wide node with that leaf as its only child. Runs in
+/// parallel on the calling task arena; the result depends on nothing but the tree.
+[[nodiscard]] std::vector<WideNode> collapse_to_wide(const BinaryNode* nodes,
+                                                     std::size_t slot_count,
+                                                     const CollapseCosts& costs);
 
 /// The triangles of `soup` in slot order: `soup.triangle(ids[slot])` for every slot, copied in
 /// parallel (on the calling task arena). `ids` must be valid ids of `soup`.
@@ -39,9 +51,10 @@ struct BinaryNode {
 /// The `Bvh` over `soup` whose tree is the binary tree rooted at `nodes[0]` and whose slots
 /// are the leaf order: `leaf_order[position]` is the input id at that position, and the leaves,
 /// left to right, cover positions [0, leaf_order.size()) in order, so positions become slots.
-/// Copies the triangles (`copy_triangles`), collapses the tree (`collapse_to_wide`) and takes
+/// Copies the triangles (`copy_triangles`), collapses the tree (`collapse_to_wide` with
+/// `costs`) and takes
 /// the root's box as `Bvh::bounds()`. `leaf_order` must not be empty.
 [[nodiscard]] Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order,
-                         const TriangleSoup& soup);
+                         const TriangleSoup& soup, const CollapseCosts& costs);
 
 }  // namespace trisect::detail

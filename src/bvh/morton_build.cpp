@@ -96,7 +96,7 @@ class MortonBuilder {
     bounds_.reset();
     std::vector<TriangleId> leaf_order(size_);
     for_each_index([&](std::size_t i) { leaf_order[i] = id_at(i); });
-    return finish(slots_.get(), std::move(leaf_order), soup);
+    return finish(slots_.get(), std::move(leaf_order), soup, {1.0f, 1.0f, leaf_size_});
   }
 
  private:

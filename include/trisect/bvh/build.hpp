@@ -42,11 +42,12 @@ struct BuildOptions {
 /// Builds a BVH over `soup` with the binned surface area heuristic of Wald ("On fast
 /// Construction of SAH-based Bounding Volume Hierarchies", 2007): at each node, centroids are
 /// binned along each axis and the split with the lowest SAH cost is taken, or a leaf when that
-/// is cheaper and small enough. Subtrees are built in parallel with TBB. Deterministic: the
-/// same soup and options give the same tree, bit for bit, whatever the thread count. Deep
-/// degenerate splits fall back to object-median splits so the depth stays below
-/// `max_bvh_depth`. Throws `InvalidInput` when the soup fails `validate(soup)` or the options
-/// are out of range. An empty soup gives an empty BVH.
+/// is cheaper and small enough. The binary tree is then collapsed into 8-wide nodes with the
+/// least SAH cost (unit costs, leaves of at most `max_leaf_size`) that its subtrees allow. Subtrees
+/// are built in parallel with TBB. Deterministic: the same soup and options give the same tree, bit
+/// for bit, whatever the thread count. Deep degenerate splits fall back to object-median splits so
+/// the depth stays below `max_bvh_depth`. Throws `InvalidInput` when the soup fails
+/// `validate(soup)` or the options are out of range. An empty soup gives an empty BVH.
 [[nodiscard]] Bvh build(const TriangleSoup& soup, const BuildOptions& options = {});
 
 }  // namespace trisect
