@@ -268,30 +268,37 @@ class Builder {
         });
   }
 
-  // The lowest-cost split over all axes; axis -1 when every centroid falls in one bin.
+  // The lowest-cost split over all axes; axis -1 when every centroid falls in one bin. Only
+  // non-empty bins are swept: a split after an empty bin separates the same references as
+  // the split before it, at the same cost, and the first of equal costs wins, so skipping them
+  // changes no choice (it matters for small ranges, which have as many bins as references).
   static Split best_split(const Binning& binning, const BinMapping& mapping) {
     Split best;
-    const std::uint32_t n = mapping.bin_count;
-    std::array<float, max_bins> right_cost{};
-    std::array<std::uint32_t, max_bins> right_count{};
+    // Entries [0, used) are written before they are read: no zeroing.
+    std::array<std::uint32_t, max_bins> used_bins;
+    std::array<float, max_bins> right_cost;
     for (int axis = 0; axis < 3; ++axis) {
       if (mapping.scale_by_axis[axis] == 0) continue;
+      const std::uint32_t* counts = binning.counts[axis];
+      std::uint32_t used = 0;
+      for (std::uint32_t i = 0; i < mapping.bin_count; ++i) {
+        used_bins[used] = i;
+        used += counts[i] != 0 ? 1 : 0;
+      }
       Box4 right = Box4::empty();
-      std::uint32_t count = 0;
-      for (std::uint32_t i = n - 1; i > 0; --i) {
-        right.extend(binning.boxes[axis][i]);
-        count += binning.counts[axis][i];
-        right_count[i] = count;
-        right_cost[i] = count == 0 ? 0.0f : right.half_area() * static_cast<float>(count);
+      std::uint32_t right_count = 0;
+      for (std::uint32_t j = used; j-- > 1;) {
+        right.extend(binning.boxes[axis][used_bins[j]]);
+        right_count += counts[used_bins[j]];
+        right_cost[j] = right.half_area() * static_cast<float>(right_count);
       }
       Box4 left = Box4::empty();
       std::uint32_t left_count = 0;
-      for (std::uint32_t i = 0; i + 1 < n; ++i) {
-        left.extend(binning.boxes[axis][i]);
-        left_count += binning.counts[axis][i];
-        if (left_count == 0 || right_count[i + 1] == 0) continue;
-        const float cost = left.half_area() * static_cast<float>(left_count) + right_cost[i + 1];
-        if (cost < best.cost) best = {axis, i, cost};
+      for (std::uint32_t j = 0; j + 1 < used; ++j) {
+        left.extend(binning.boxes[axis][used_bins[j]]);
+        left_count += counts[used_bins[j]];
+        const float cost = left.half_area() * static_cast<float>(left_count) + right_cost[j + 1];
+        if (cost < best.cost) best = {axis, used_bins[j], cost};
       }
     }
     return best;
