@@ -13,6 +13,7 @@
 #include "trisect/bvh/build.hpp"
 
 #include "box4.hpp"
+#include "checked_soup.hpp"
 #include "finish.hpp"
 #include "huge_pages.hpp"
 #include "morton_build.hpp"
@@ -26,6 +27,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -83,6 +85,8 @@ constexpr std::uint32_t max_bins = 64;
 constexpr std::size_t parallel_subtree_threshold = 4096;
 // Ranges at least this large bin in parallel.
 constexpr std::size_t parallel_scan_threshold = 1 << 16;
+// Ranges at least this large bin into two interleaved binnings.
+constexpr std::size_t interleaved_binning_threshold = 256;
 // Below this depth splits follow the SAH; deeper ones split at the object median, which halves
 // the range, so the depth stays under max_bvh_depth for any 32-bit triangle count.
 constexpr int sah_depth_limit = max_bvh_depth - 40;
@@ -171,6 +175,8 @@ class Builder {
  public:
   // The arrays are left uninitialised (every slot that is read is written first): zeroing
   // them costs as much as a tenth of a build.
+  // The references are made in the pass that validates the triangles (`detail::read_checked`):
+  // the soup's shape must be valid; throws as `validate(soup)` does when a triangle is not.
   Builder(const TriangleSoup& soup, const BuildOptions& options)
       : options_(options),
         size_(soup.size()),
@@ -178,10 +184,18 @@ class Builder {
         slots_(new BinaryNode[2 * soup.size() - 1]) {
     detail::advise_huge_pages(references_.get(), size_ * sizeof(Reference));
     detail::advise_huge_pages(slots_.get(), (2 * size_ - 1) * sizeof(BinaryNode));
+    std::atomic<bool> invalid = false;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, soup.size(), 4096), [&](const auto& r) {
-      for (std::size_t id = r.begin(); id != r.end(); ++id)
-        references_[id] = make_reference(soup.triangle(id).bounds(), static_cast<TriangleId>(id));
+      Triangle triangle;
+      for (std::size_t id = r.begin(); id != r.end(); ++id) {
+        if (!detail::read_checked(soup, id, triangle)) {
+          invalid.store(true, std::memory_order_relaxed);
+          return;
+        }
+        references_[id] = make_reference(triangle.bounds(), static_cast<TriangleId>(id));
+      }
     });
+    if (invalid.load()) validate(soup);  // throws, naming the first invalid triangle
   }
 
   void build_root() { build_node(0, size_, 0, 0, bounds_of(0, size_)); }
@@ -240,17 +254,32 @@ class Builder {
                                 });
   }
 
+  void bin_one(const Reference& reference, const BinMapping& mapping, Binning& into) const {
+    std::uint32_t index[4];
+    const Box4 box = reference.box();
+    mapping.bins(reference, index);
+    for (int axis = 0; axis < 3; ++axis) {
+      into.boxes[axis][index[axis]].extend(box);
+      ++into.counts[axis][index[axis]];
+    }
+  }
+
+  // Longer ranges alternate between two binnings, so that neighbours, which often fall in the
+  // same bin, do not wait on each other's updates.
   void bin_into(std::size_t begin, std::size_t end, const BinMapping& mapping,
                 Binning& into) const {
-    std::uint32_t index[4];
-    for (std::size_t i = begin; i != end; ++i) {
-      const Box4 box = references_[i].box();
-      mapping.bins(references_[i], index);
-      for (int axis = 0; axis < 3; ++axis) {
-        into.boxes[axis][index[axis]].extend(box);
-        ++into.counts[axis][index[axis]];
-      }
+    if (end - begin < interleaved_binning_threshold) {
+      for (std::size_t i = begin; i != end; ++i) bin_one(references_[i], mapping, into);
+      return;
     }
+    Binning odd(mapping.bin_count);
+    std::size_t i = begin;
+    for (; i + 1 < end; i += 2) {
+      bin_one(references_[i], mapping, into);
+      bin_one(references_[i + 1], mapping, odd);
+    }
+    if (i != end) bin_one(references_[i], mapping, into);
+    into.add(odd);
   }
 
   // Small ranges bin in place; large ones reduce per-thread binnings (exact, so deterministic).
@@ -396,7 +425,8 @@ Bvh build_in_arena(const TriangleSoup& soup, const BuildOptions& options) {
 
 Bvh build(const TriangleSoup& soup, const BuildOptions& options) {
   check(options);
-  validate(soup);
+  // The builders check the triangles in their first pass over them.
+  if (!detail::soup_shape_is_valid(soup) || soup.empty()) validate(soup);
   if (soup.empty()) return {};
   const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
                                            : static_cast<int>(options.threads);

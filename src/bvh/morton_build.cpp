@@ -9,6 +9,7 @@
 // every split and box, does not depend on the thread count.
 #include "morton_build.hpp"
 
+#include "checked_soup.hpp"
 #include "finish.hpp"
 #include "huge_pages.hpp"
 
@@ -18,10 +19,12 @@
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace trisect::detail {
@@ -31,6 +34,8 @@ namespace {
 constexpr std::size_t parallel_subtree_threshold = 4096;
 // Ranges of at most this many triangles (and at most `max_leaf_size`) become leaves.
 constexpr std::uint32_t morton_leaf_size = 4;
+// Keys per chunk of a parallel radix-sort pass (at most 64 chunks).
+constexpr std::size_t radix_chunk_size = std::size_t(1) << 16;
 // Bits per axis of a Morton code: 3 x 10 = 30 bits.
 constexpr int bits_per_axis = 10;
 // Code bits per radix-sort pass: three passes over the 30 bits, 1024 buckets each.
@@ -114,15 +119,27 @@ class MortonBuilder {
     });
   }
 
+  // The bounds of the triangles' centres, in the pass that validates the triangles
+  // (`read_checked`): the soup's shape must be valid; throws as `validate(soup)` does when a
+  // triangle is not.
   [[nodiscard]] Aabb centre_bounds(const TriangleSoup& soup) const {
-    return tbb::parallel_reduce(
+    std::atomic<bool> invalid = false;
+    const Aabb bounds = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, size_, 8192), Aabb::empty(),
         [&](const tbb::blocked_range<std::size_t>& r, Aabb into) {
-          for (std::size_t id = r.begin(); id != r.end(); ++id)
-            into.extend(centre(soup.triangle(id).bounds()));
+          Triangle triangle;
+          for (std::size_t id = r.begin(); id != r.end(); ++id) {
+            if (!read_checked(soup, id, triangle)) {
+              invalid.store(true, std::memory_order_relaxed);
+              break;
+            }
+            into.extend(centre(triangle.bounds()));
+          }
           return into;
         },
         [](const Aabb& a, const Aabb& b) { return a.merged(b); });
+    if (invalid.load()) validate(soup);  // throws, naming the first invalid triangle
+    return bounds;
   }
 
   // Keys (code << 32) | id in ascending order. The keys start in id order, so a stable sort by
@@ -142,14 +159,31 @@ class MortonBuilder {
     if (from != keys_.get()) keys_ = std::move(scratch);
   }
 
-  // One stable counting-sort pass of `size_` keys by bits [shift, shift + radix_bits).
+  // One stable counting-sort pass of `size_` keys by bits [shift, shift + radix_bits), in
+  // parallel: fixed chunks count their keys per bucket, each chunk writes a bucket's keys after
+  // those of the chunks before it, so the result is the serial pass's for any thread count.
   void radix_pass(const std::uint64_t* from, std::uint64_t* to, int shift) const {
     constexpr std::size_t buckets = std::size_t(1) << radix_bits;
-    std::vector<std::size_t> start(buckets + 1, 0);
-    for (std::size_t i = 0; i < size_; ++i) ++start[((from[i] >> shift) & (buckets - 1)) + 1];
-    for (std::size_t b = 1; b <= buckets; ++b) start[b] += start[b - 1];
-    for (std::size_t i = 0; i < size_; ++i)
-      to[start[(from[i] >> shift) & (buckets - 1)]++] = from[i];
+    const std::size_t chunks = std::clamp<std::size_t>(size_ / radix_chunk_size, 1, 64);
+    const std::size_t chunk_size = (size_ + chunks - 1) / chunks;
+    const auto bucket = [&](std::size_t i) { return (from[i] >> shift) & (buckets - 1); };
+    std::vector<std::size_t> position(chunks * buckets, 0);  // [chunk][bucket]
+    const auto for_each_chunk = [&](const auto& body) {
+      tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t chunk) {
+        body(position.data() + chunk * buckets, chunk * chunk_size,
+             std::min(size_, (chunk + 1) * chunk_size));
+      });
+    };
+    for_each_chunk([&](std::size_t* count, std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) ++count[bucket(i)];
+    });
+    std::size_t total = 0;
+    for (std::size_t b = 0; b < buckets; ++b)
+      for (std::size_t chunk = 0; chunk < chunks; ++chunk)
+        total += std::exchange(position[chunk * buckets + b], total);
+    for_each_chunk([&](std::size_t* next, std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) to[next[bucket(i)]++] = from[i];
+    });
   }
 
   [[nodiscard]] std::uint32_t code_at(std::size_t i) const noexcept {

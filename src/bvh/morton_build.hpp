@@ -5,8 +5,9 @@
 
 namespace trisect::detail {
 
-// The BVH of a valid, non-empty `soup` by Morton order (see `BuildMethod::morton`), on the
-// calling task arena.
+// The BVH of a non-empty `soup` whose shape is valid (`soup_shape_is_valid`) by Morton order
+// (see `BuildMethod::morton`), on the calling task arena. Checks the triangles as it reads
+// them: throws as `validate(soup)` does when one is invalid.
 [[nodiscard]] Bvh build_morton(const TriangleSoup& soup, const BuildOptions& options);
 
 }  // namespace trisect::detail

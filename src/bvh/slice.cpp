@@ -1,5 +1,6 @@
 #include "trisect/bvh/slice.hpp"
 
+#include "checked_soup.hpp"
 #include "section.hpp"
 #include "trisect/bvh/collect.hpp"
 #include "trisect/math/exact.hpp"
@@ -219,12 +220,6 @@ Buckets bucket_triangles(const TriangleSoup& soup, const detail::VertexPlanes& v
   return buckets;
 }
 
-// The soup's array lengths are valid (as `validate(soup)` checks them).
-bool soup_shape_is_valid(const TriangleSoup& soup) {
-  const std::size_t length = soup.indices.empty() ? soup.positions.size() : soup.indices.size();
-  return length % 3 == 0 && soup.size() < std::numeric_limits<TriangleId>::max();
-}
-
 // Checks the normal, the offsets and the BVH; when one is invalid, a problem of the soup's
 // is reported instead (as `validate(soup)` first would).
 void validate_arguments(const TriangleSoup& soup, const Vec3& normal,
@@ -290,7 +285,7 @@ std::vector<Section> slice(const TriangleSoup& soup, const Vec3& normal,
   planes.erase(std::unique(planes.begin(), planes.end()), planes.end());
   // The sweep checks the triangles in its pass (`bucket_triangles`), once it knows the shape.
   const bool sweep = !planes.empty() && !uses_bvh(options, planes.size());
-  if (!sweep || !soup_shape_is_valid(soup)) validate(soup);
+  if (!sweep || !detail::soup_shape_is_valid(soup)) validate(soup);
 
   SliceStats local;
   std::vector<Section> distinct;

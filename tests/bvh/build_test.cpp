@@ -158,6 +158,33 @@ TEST_CASE("invalid soups, options and queries are rejected with the place named"
   CHECK_THROWS_AS(closest_hit(bvh, Ray{Vec3(0.0f), Vec3(0.0f)}), InvalidInput);
 }
 
+TEST_CASE("both builders name the first invalid triangle of a large soup", "[bvh]") {
+  // Far apart in the id range, so that different parallel chunks find them.
+  constexpr std::size_t count = 20000, first_bad = 9001, second_bad = 17003;
+  std::vector<Vec3> positions;
+  for (std::size_t t = 0; t < count; ++t) {
+    const auto x = static_cast<float>(t);
+    positions.insert(positions.end(), {{x, 0, 0}, {x + 1, 0, 0}, {x, 1, 0}});
+  }
+  std::vector<std::uint32_t> indices(3 * count);
+  for (std::size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<std::uint32_t>(i);
+  std::vector<Vec3> with_infinity = positions;
+  with_infinity[3 * first_bad + 1].y = std::numeric_limits<float>::infinity();
+  with_infinity[3 * second_bad].z = std::nanf("");
+  std::vector<std::uint32_t> bad_indices = indices;
+  bad_indices[3 * first_bad + 2] = static_cast<std::uint32_t>(positions.size());
+  bad_indices[3 * second_bad] = static_cast<std::uint32_t>(positions.size() + 7);
+  for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton})
+    for (const unsigned threads : {1u, 2u, 8u}) {
+      const BuildOptions options{.threads = threads, .method = method};
+      CHECK_THROWS_WITH(build(TriangleSoup{with_infinity}, options),
+                        Catch::Contains("triangle 9001"));
+      CHECK_THROWS_WITH(build(TriangleSoup{positions, bad_indices}, options),
+                        Catch::Contains("index 27005") && Catch::Contains("triangle 9001"));
+      CHECK(build(TriangleSoup{positions, indices}, options).size() == count);
+    }
+}
+
 // Two unit right triangles in z = 0, side by side three apart: the root's half area is
 // 4 x 1 = 4, each leaf's 1 x 1 = 1.
 const std::vector<Vec3> two_apart{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {3, 0, 0}, {4, 0, 0}, {3, 1, 0}};
