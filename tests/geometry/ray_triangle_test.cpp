@@ -119,5 +119,62 @@ TEST_CASE("random rays at random triangles agree with the exact oracle", "[ray_t
   CHECK(misses > 2000);
 }
 
+// The scalar float pre-test of `intersect` for `triangle`.
+bool scalar_pretest_misses(const Ray& ray, const RayShear& shear, const Triangle& triangle) {
+  switch (shear.kz) {
+    case 0:
+      return detail::clearly_misses<0>(ray, shear, triangle);
+    case 1:
+      return detail::clearly_misses<1>(ray, shear, triangle);
+    default:
+      return detail::clearly_misses<2>(ray, shear, triangle);
+  }
+}
+
+TEST_CASE("four triangles at a time through possible_hits answer as intersect does",
+          "[ray_triangle]") {
+  std::mt19937_64 random(44);
+  std::uniform_real_distribution<float> coordinate(-4.0f, 4.0f), weight(-0.1f, 1.1f);
+  int kept = 0, ruled_out = 0;
+  for (int i = 0; i < 5000; ++i) {
+    // Scales that put the float pre-test out of its range too (it then keeps the triangle).
+    const float scale = i % 7 == 0 ? 1e-13f : i % 7 == 1 ? 1e13f : 1.0f;
+    const auto point = [&] {
+      return scale * Vec3(coordinate(random), coordinate(random), coordinate(random));
+    };
+    Triangle group[4];
+    for (Triangle& triangle : group) triangle = {point(), point(), point()};
+    // Aimed near the first triangle, or exactly at its vertex a.
+    const Triangle& first = group[0];
+    const Vec3 target = i % 5 == 0 ? first.a
+                                   : first.a + weight(random) * (first.b - first.a) +
+                                         weight(random) * (first.c - first.a);
+    const Vec3 origin = point();
+    const Ray ray{origin, target - origin};
+    if (ray.direction == Vec3(0.0f)) continue;
+    const RayShear shear = RayShear::of(ray);
+    const int count = 1 + i % 4;
+    const unsigned possible = possible_hits(ray, shear, group, count);
+    INFO("case " << i);
+    CHECK(possible >> count == 0);
+    for (int t = 0; t < count; ++t) {
+      const bool is_possible = ((possible >> t) & 1u) != 0;
+      CHECK(is_possible == !scalar_pretest_misses(ray, shear, group[t]));
+      const auto expected = intersect(ray, shear, group[t]);
+      if (!is_possible) {
+        CHECK_FALSE(expected);
+        ++ruled_out;
+        continue;
+      }
+      ++kept;
+      const auto got = intersect_possible(ray, shear, group[t]);
+      REQUIRE(got.has_value() == expected.has_value());
+      if (got) CHECK((got->t == expected->t && got->u == expected->u && got->v == expected->v));
+    }
+  }
+  CHECK(kept > 1000);
+  CHECK(ruled_out > 1000);
+}
+
 }  // namespace
 }  // namespace trisect::test

@@ -3,6 +3,7 @@
 /// Exact ray–triangle intersection.
 
 #include "trisect/geometry/ray_parameter.hpp"
+#include "trisect/math/float4.hpp"
 #include "trisect/math/ray.hpp"
 #include "trisect/math/triangle.hpp"
 
@@ -102,10 +103,58 @@ template <int KZ>
   return some_below && some_above && m >= 0x1p-40f && m <= 0x1p40f;
 }
 
+/// `clearly_misses` for the first `count` (1 to 4) of `triangles` at once: bit i set when
+/// triangle i is certainly missed. Lane for lane the same float operations in the same order,
+/// so every bit is what `clearly_misses` answers for its triangle. Lanes past `count` repeat
+/// the first triangle and are cleared.
 template <int KZ>
-[[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect_along(
+[[nodiscard, gnu::always_inline]] inline unsigned clearly_missed(const Ray& ray,
+                                                                 const RayShear& shear,
+                                                                 const Triangle* triangles,
+                                                                 int count) {
+  constexpr int kx = (KZ + 1) % 3, ky = (KZ + 2) % 3;
+  const Triangle& t0 = triangles[0];
+  const Triangle& t1 = triangles[count > 1 ? 1 : 0];
+  const Triangle& t2 = triangles[count > 2 ? 2 : 0];
+  const Triangle& t3 = triangles[count > 3 ? 3 : 0];
+  // Coordinate `axis` of one vertex of the four triangles, relative to the origin.
+  const auto relative = [&](Vec3 Triangle::*vertex, int axis) {
+    return Float4::lanes((t0.*vertex)[axis], (t1.*vertex)[axis], (t2.*vertex)[axis],
+                         (t3.*vertex)[axis]) -
+           Float4::splat(ray.origin[axis]);
+  };
+  const Float4 ax = relative(&Triangle::a, kx), ay = relative(&Triangle::a, ky),
+               az = relative(&Triangle::a, KZ);
+  const Float4 bx = relative(&Triangle::b, kx), by = relative(&Triangle::b, ky),
+               bz = relative(&Triangle::b, KZ);
+  const Float4 cx = relative(&Triangle::c, kx), cy = relative(&Triangle::c, ky),
+               cz = relative(&Triangle::c, KZ);
+  const Float4 shear_x = Float4::splat(shear.float_sx), shear_y = Float4::splat(shear.float_sy);
+  const Float4 asx = ax - shear_x * az, asy = ay - shear_y * az;
+  const Float4 bsx = bx - shear_x * bz, bsy = by - shear_y * bz;
+  const Float4 csx = cx - shear_x * cz, csy = cy - shear_y * cz;
+  const Float4 u = csx * bsy - csy * bsx, v = asx * csy - asy * csx, w = bsx * asy - bsy * asx;
+  const auto largest = [](Float4 p, Float4 q, Float4 r) {
+    return max_ignoring_nan(max_ignoring_nan(abs(p), abs(q)), abs(r));
+  };
+  const Float4 m = max_ignoring_nan(max_ignoring_nan(largest(ax, ay, az), largest(bx, by, bz)),
+                                    largest(cx, cy, cz));
+  const Float4 sheared = max_ignoring_nan(max_ignoring_nan(largest(asx, asy, bsx), abs(bsy)),
+                                          largest(csx, csy, Float4::splat(0)));
+  const Float4 bound =
+      Float4::splat(0x1p-19f) * (m + sheared) * sheared + Float4::splat(0x1p-40f) * (m * m);
+  const Float4 minus_bound = Float4::splat(0) - bound;
+  const unsigned some_below =
+      less_mask(u, minus_bound) | less_mask(v, minus_bound) | less_mask(w, minus_bound);
+  const unsigned some_above = less_mask(bound, u) | less_mask(bound, v) | less_mask(bound, w);
+  const unsigned in_range =
+      less_equal_mask(Float4::splat(0x1p-40f), m) & less_equal_mask(m, Float4::splat(0x1p40f));
+  return some_below & some_above & in_range & ((1u << count) - 1);
+}
+
+template <int KZ>
+[[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect_in_double(
     const Ray& ray, const RayShear& shear, const Triangle& triangle) {
-  if (clearly_misses<KZ>(ray, shear, triangle)) return std::nullopt;
   constexpr int kx = (KZ + 1) % 3, ky = (KZ + 2) % 3;
   const glm::dvec3 o(ray.origin), a = glm::dvec3(triangle.a) - o, b = glm::dvec3(triangle.b) - o,
                                   c = glm::dvec3(triangle.c) - o;
@@ -144,6 +193,14 @@ template <int KZ>
                         static_cast<float>(w / determinant)};
 }
 
+/// The float pre-test, then the double test and the exact one where needed.
+template <int KZ>
+[[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect_along(
+    const Ray& ray, const RayShear& shear, const Triangle& triangle) {
+  if (clearly_misses<KZ>(ray, shear, triangle)) return std::nullopt;
+  return intersect_in_double<KZ>(ray, shear, triangle);
+}
+
 }  // namespace detail
 
 /// The hit of `ray` with `triangle` for t in the closed interval [t_min, t_max], or nothing,
@@ -163,6 +220,38 @@ template <int KZ>
       return detail::intersect_along<1>(ray, shear, triangle);
     default:
       return detail::intersect_along<2>(ray, shear, triangle);
+  }
+}
+
+/// For the first `count` (1 to 4) of `triangles`, four at a time: bit i set when triangle i
+/// may be hit, that is when the float pre-test of `intersect` cannot rule it out. The
+/// triangles of a bit then go to `intersect_possible`; together the two answer exactly as
+/// `intersect` does, triangle by triangle.
+[[nodiscard, gnu::always_inline]] inline unsigned possible_hits(const Ray& ray,
+                                                                const RayShear& shear,
+                                                                const Triangle* triangles,
+                                                                int count) {
+  const unsigned all = (1u << count) - 1;
+  switch (shear.kz) {
+    case 0:
+      return all & ~detail::clearly_missed<0>(ray, shear, triangles, count);
+    case 1:
+      return all & ~detail::clearly_missed<1>(ray, shear, triangles, count);
+    default:
+      return all & ~detail::clearly_missed<2>(ray, shear, triangles, count);
+  }
+}
+
+/// `intersect` for a triangle whose bit `possible_hits` set (its pre-test is not repeated).
+[[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect_possible(
+    const Ray& ray, const RayShear& shear, const Triangle& triangle) {
+  switch (shear.kz) {
+    case 0:
+      return detail::intersect_in_double<0>(ray, shear, triangle);
+    case 1:
+      return detail::intersect_in_double<1>(ray, shear, triangle);
+    default:
+      return detail::intersect_in_double<2>(ray, shear, triangle);
   }
 }
 

@@ -31,6 +31,10 @@ struct Float4 {
   }
   /// `s` in every lane.
   [[nodiscard]] static Float4 splat(float s) noexcept { return {_mm_set1_ps(s)}; }
+  /// Lanes a, b, c and d.
+  [[nodiscard]] static Float4 lanes(float a, float b, float c, float d) noexcept {
+    return {_mm_setr_ps(a, b, c, d)};
+  }
   /// Lanes x, y, z and 0.
   [[nodiscard]] static Float4 xyz(float x, float y, float z) noexcept {
     return {_mm_setr_ps(x, y, z, 0.0f)};
@@ -53,6 +57,10 @@ inline Float4 abs(Float4 a) noexcept {
 /// Bit i set where lane i of a <= b (false when either is NaN).
 inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
   return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(a.v, b.v)));
+}
+/// Bit i set where lane i of a < b (false when either is NaN).
+inline unsigned less_mask(Float4 a, Float4 b) noexcept {
+  return static_cast<unsigned>(_mm_movemask_ps(_mm_cmplt_ps(a.v, b.v)));
 }
 /// Bit i set where lane i of a == b (false when either is NaN; -0 equals +0).
 inline unsigned equal_mask(Float4 a, Float4 b) noexcept {
@@ -77,6 +85,10 @@ struct Float4 {
   }
   /// `s` in every lane.
   [[nodiscard]] static Float4 splat(float s) noexcept { return {{s, s, s, s}}; }
+  /// Lanes a, b, c and d.
+  [[nodiscard]] static Float4 lanes(float a, float b, float c, float d) noexcept {
+    return {{a, b, c, d}};
+  }
   /// Lanes x, y, z and 0.
   [[nodiscard]] static Float4 xyz(float x, float y, float z) noexcept { return {{x, y, z, 0.0f}}; }
   /// Stores the four lanes at p[0..3].
@@ -115,6 +127,12 @@ inline Float4 abs(Float4 a) noexcept {
 inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
   unsigned mask = 0;
   for (int i = 0; i < 4; ++i) mask |= (a.v[i] <= b.v[i] ? 1u : 0u) << i;
+  return mask;
+}
+/// Bit i set where lane i of a < b (false when either is NaN).
+inline unsigned less_mask(Float4 a, Float4 b) noexcept {
+  unsigned mask = 0;
+  for (int i = 0; i < 4; ++i) mask |= (a.v[i] < b.v[i] ? 1u : 0u) << i;
   return mask;
 }
 /// Bit i set where lane i of a == b (false when either is NaN; -0 equals +0).
