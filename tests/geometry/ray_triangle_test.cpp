@@ -121,14 +121,8 @@ TEST_CASE("random rays at random triangles agree with the exact oracle", "[ray_t
 
 // The scalar float pre-test of `intersect` for `triangle`.
 bool scalar_pretest_misses(const Ray& ray, const RayShear& shear, const Triangle& triangle) {
-  switch (shear.kz) {
-    case 0:
-      return detail::clearly_misses<0>(ray, shear, triangle);
-    case 1:
-      return detail::clearly_misses<1>(ray, shear, triangle);
-    default:
-      return detail::clearly_misses<2>(ray, shear, triangle);
-  }
+  return detail::along_axis(
+      shear.kz, [&](auto kz) { return detail::clearly_misses<kz()>(ray, shear, triangle); });
 }
 
 TEST_CASE("four triangles at a time through possible_hits answer as intersect does",

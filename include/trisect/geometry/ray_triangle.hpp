@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 
 namespace trisect {
 
@@ -71,14 +72,21 @@ namespace detail {
                         static_cast<float>(weight_c / denominator)};
 }
 
-/// The test with the permutation fixed at compile time (kz = KZ), so that every coordinate
-/// stays in a register. In double: the vertices relative to the origin, sheared, give the
-/// edge functions u, v, w of Woop et al. (the exact ones times 1 / d[kz]). With m the largest
-/// coordinate of a vertex relative to the origin and S the largest sheared one, each sheared
-/// coordinate errs by at most 4·eps·m + eps·S and each edge function by 16·eps·m·S + 8·eps·S²
-/// + 64·eps²·m² (a forward error analysis, eps the unit roundoff); the bound used is twice
-/// that, or more. Float inputs keep every value far from double underflow and overflow. Signs
-/// that bound decides settle most triangles; the rest go to the exact test.
+/// `f(std::integral_constant<int, kz>{})`: the ray's dominant axis as a compile-time constant,
+/// so that every coordinate of a test stays in a register. The same branch for every
+/// triangle of a ray: predicted.
+template <class F>
+[[gnu::always_inline]] inline decltype(auto) along_axis(int kz, F&& f) {
+  switch (kz) {
+    case 0:
+      return f(std::integral_constant<int, 0>{});
+    case 1:
+      return f(std::integral_constant<int, 1>{});
+    default:
+      return f(std::integral_constant<int, 2>{});
+  }
+}
+
 /// The float pre-test: true when the ray's line certainly passes outside the triangle. The
 /// same computation as `intersect_along` in float, with the same error bound for float's unit
 /// roundoff. Float keeps every term of the bound normal only for m within [2^-40, 2^40];
@@ -152,6 +160,14 @@ template <int KZ>
   return some_below & some_above & in_range & ((1u << count) - 1);
 }
 
+/// The test with the permutation fixed at compile time (kz = KZ), so that every coordinate
+/// stays in a register. In double: the vertices relative to the origin, sheared, give the
+/// edge functions u, v, w of Woop et al. (the exact ones times 1 / d[kz]). With m the largest
+/// coordinate of a vertex relative to the origin and S the largest sheared one, each sheared
+/// coordinate errs by at most 4·eps·m + eps·S and each edge function by 16·eps·m·S + 8·eps·S²
+/// + 64·eps²·m² (a forward error analysis, eps the unit roundoff); the bound used is twice
+/// that, or more. Float inputs keep every value far from double underflow and overflow. Signs
+/// that bound decides settle most triangles; the rest go to the exact test.
 template <int KZ>
 [[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect_in_double(
     const Ray& ray, const RayShear& shear, const Triangle& triangle) {
@@ -213,14 +229,8 @@ template <int KZ>
 /// Always inlined: it is the inner loop of the ray kernels, compiled for each instruction set.
 [[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect(
     const Ray& ray, const RayShear& shear, const Triangle& triangle) {
-  switch (shear.kz) {  // the same branch for every triangle of a ray: predicted
-    case 0:
-      return detail::intersect_along<0>(ray, shear, triangle);
-    case 1:
-      return detail::intersect_along<1>(ray, shear, triangle);
-    default:
-      return detail::intersect_along<2>(ray, shear, triangle);
-  }
+  return detail::along_axis(
+      shear.kz, [&](auto kz) { return detail::intersect_along<kz()>(ray, shear, triangle); });
 }
 
 /// For the first `count` (1 to 4) of `triangles`, four at a time: bit i set when triangle i
@@ -232,27 +242,16 @@ template <int KZ>
                                                                 const Triangle* triangles,
                                                                 int count) {
   const unsigned all = (1u << count) - 1;
-  switch (shear.kz) {
-    case 0:
-      return all & ~detail::clearly_missed<0>(ray, shear, triangles, count);
-    case 1:
-      return all & ~detail::clearly_missed<1>(ray, shear, triangles, count);
-    default:
-      return all & ~detail::clearly_missed<2>(ray, shear, triangles, count);
-  }
+  return detail::along_axis(shear.kz, [&](auto kz) {
+    return all & ~detail::clearly_missed<kz()>(ray, shear, triangles, count);
+  });
 }
 
 /// `intersect` for a triangle whose bit `possible_hits` set (its pre-test is not repeated).
 [[nodiscard, gnu::always_inline]] inline std::optional<RayTriangleHit> intersect_possible(
     const Ray& ray, const RayShear& shear, const Triangle& triangle) {
-  switch (shear.kz) {
-    case 0:
-      return detail::intersect_in_double<0>(ray, shear, triangle);
-    case 1:
-      return detail::intersect_in_double<1>(ray, shear, triangle);
-    default:
-      return detail::intersect_in_double<2>(ray, shear, triangle);
-  }
+  return detail::along_axis(
+      shear.kz, [&](auto kz) { return detail::intersect_in_double<kz()>(ray, shear, triangle); });
 }
 
 /// Convenience form that computes the shear constants itself.
