@@ -5,11 +5,9 @@
 //
 // Determinism: every node decision depends only on its range of references, and parallel
 // reductions combine exact operations (float min/max, integer counts), so the tree does not
-// depend on the thread count. Node slots are assigned without coordination: the subtree over
-// reference range [b, e) owns 2(e - b) - 1 slots starting at its root's slot, the left child
-// takes the next slot and the right child the slot after the left subtree's region. Leaves
-// leave holes in that region, which the finishing step (finish.hpp) reads through without
-// compacting it.
+// depend on the thread count. Subtrees below the parallel threshold are built depth first into
+// their own arrays, and the pieces are laid out in one array of the tree's exact size
+// (tree_pieces.hpp).
 #include "trisect/bvh/build.hpp"
 
 #include "box4.hpp"
@@ -17,6 +15,7 @@
 #include "finish.hpp"
 #include "huge_pages.hpp"
 #include "morton_build.hpp"
+#include "tree_pieces.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <tbb/blocked_range.h>
@@ -81,7 +80,8 @@ struct RangeBounds {
 };
 
 constexpr std::uint32_t max_bins = 64;
-// Ranges at least this large build their two subtrees in parallel.
+// Ranges at least this large build their two subtrees in parallel; smaller ones are built into
+// one piece.
 constexpr std::size_t parallel_subtree_threshold = 4096;
 // Ranges at least this large bin in parallel.
 constexpr std::size_t parallel_scan_threshold = 1 << 16;
@@ -173,17 +173,13 @@ struct Partition {
 
 class Builder {
  public:
-  // The arrays are left uninitialised (every slot that is read is written first): zeroing
-  // them costs as much as a tenth of a build.
+  // The references are left uninitialised (each is written before it is read): zeroing them
+  // costs as much as a twentieth of a build.
   // The references are made in the pass that validates the triangles (`detail::read_checked`):
   // the soup's shape must be valid; throws as `validate(soup)` does when a triangle is not.
   Builder(const TriangleSoup& soup, const BuildOptions& options)
-      : options_(options),
-        size_(soup.size()),
-        references_(new Reference[soup.size()]),
-        slots_(new BinaryNode[2 * soup.size() - 1]) {
+      : options_(options), size_(soup.size()), references_(new Reference[soup.size()]) {
     detail::advise_huge_pages(references_.get(), size_ * sizeof(Reference));
-    detail::advise_huge_pages(slots_.get(), (2 * size_ - 1) * sizeof(BinaryNode));
     std::atomic<bool> invalid = false;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, soup.size(), 4096), [&](const auto& r) {
       Triangle triangle;
@@ -198,10 +194,10 @@ class Builder {
     if (invalid.load()) validate(soup);  // throws, naming the first invalid triangle
   }
 
-  void build_root() { build_node(0, size_, 0, 0, bounds_of(0, size_)); }
+  void build_root() { root_ = build_piece(0, size_, 0, bounds_of(0, size_)); }
 
-  // The BVH: the finishing step over the node slots, with the references' ids as leaf order
-  // (leaves cover reference ranges left to right). The references are freed first.
+  // The BVH: the finishing step over the laid-out tree, with the references' ids as leaf
+  // order (leaves cover reference ranges left to right). The references are freed first.
   [[nodiscard]] Bvh finish(const TriangleSoup& soup) && {
     std::vector<TriangleId> leaf_order(size_);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size_, 4096), [&](const auto& range) {
@@ -209,35 +205,52 @@ class Builder {
         leaf_order[i] = references_[i].id();
     });
     references_.reset();
-    return detail::finish(slots_.get(), std::move(leaf_order), soup,
+    const std::unique_ptr<BinaryNode[]> nodes(new BinaryNode[root_.size]);
+    detail::advise_huge_pages(nodes.get(), root_.size * sizeof(BinaryNode));
+    detail::lay_out(root_, nodes.get(), 0, parallel_subtree_threshold);
+    root_ = {};
+    return detail::finish(nodes.get(), std::move(leaf_order), soup,
                           {1.0f, 1.0f, options_.max_leaf_size});
   }
 
  private:
-  // Builds the subtree over references [begin, end), whose bounds are `range`, with its root
-  // in slot `slot`.
-  void build_node(std::size_t begin, std::size_t end, std::size_t slot, int depth,
-                  const RangeBounds& range) {
-    BinaryNode& node = slots_[slot];
-    node.bounds = range.bounds.to_aabb();
+  // The subtree over references [begin, end), whose bounds are `range`: built depth first
+  // into one piece below the parallel threshold, else its halves in parallel.
+  detail::TreePiece build_piece(std::size_t begin, std::size_t end, int depth,
+                                const RangeBounds& range) {
+    if (end - begin < parallel_subtree_threshold) {
+      std::vector<BinaryNode> nodes;
+      nodes.reserve(2 * (end - begin) - 1);
+      build_node(begin, end, depth, range, nodes);
+      return detail::TreePiece::whole(std::move(nodes));
+    }
+    const std::optional<Partition> split = choose_split(begin, end, range, depth);
+    if (!split) return detail::TreePiece::whole({leaf(begin, end, range)});
+    detail::TreePiece left, right;
+    tbb::parallel_invoke([&] { left = build_piece(begin, split->middle, depth + 1, split->left); },
+                         [&] { right = build_piece(split->middle, end, depth + 1, split->right); });
+    return detail::TreePiece::joined(range.bounds.to_aabb(), std::move(left), std::move(right));
+  }
+
+  static BinaryNode leaf(std::size_t begin, std::size_t end, const RangeBounds& range) {
+    return {range.bounds.to_aabb(), static_cast<std::uint32_t>(begin),
+            static_cast<std::uint32_t>(end - begin)};
+  }
+
+  // Appends the subtree over references [begin, end) to `nodes`, depth first, the right
+  // children's indices counted from nodes[0].
+  void build_node(std::size_t begin, std::size_t end, int depth, const RangeBounds& range,
+                  std::vector<BinaryNode>& nodes) {
+    const std::size_t at = nodes.size();
     const std::optional<Partition> split = choose_split(begin, end, range, depth);
     if (!split) {
-      node.first = static_cast<std::uint32_t>(begin);
-      node.count = static_cast<std::uint32_t>(end - begin);
+      nodes.push_back(leaf(begin, end, range));
       return;
     }
-    const std::size_t middle = split->middle;
-    const std::size_t right_slot = slot + 2 * (middle - begin);
-    node.first = static_cast<std::uint32_t>(right_slot);
-    node.count = 0;
-    const auto left = [&] { build_node(begin, middle, slot + 1, depth + 1, split->left); };
-    const auto right = [&] { build_node(middle, end, right_slot, depth + 1, split->right); };
-    if (end - begin >= parallel_subtree_threshold) {
-      tbb::parallel_invoke(left, right);
-    } else {
-      left();
-      right();
-    }
+    nodes.push_back({range.bounds.to_aabb(), 0, 0});
+    build_node(begin, split->middle, depth + 1, split->left, nodes);
+    nodes[at].first = static_cast<std::uint32_t>(nodes.size());
+    build_node(split->middle, end, depth + 1, split->right, nodes);
   }
 
   [[nodiscard]] RangeBounds bounds_of(std::size_t begin, std::size_t end) const {
@@ -397,7 +410,7 @@ class Builder {
   const BuildOptions& options_;
   std::size_t size_;
   std::unique_ptr<Reference[]> references_;
-  std::unique_ptr<BinaryNode[]> slots_;
+  detail::TreePiece root_;
 };
 
 void check(const BuildOptions& options) {

@@ -1,9 +1,9 @@
 // A linear BVH: triangles sorted along a Morton curve of their box centres, then split top
 // down where the codes' highest differing bit changes (Lauterbach et al., "Fast BVH
 // Construction on GPUs", 2009; the top-down split search as in Karras, "Maximizing
-// Parallelism in the Construction of BVHs, Octrees, and k-d Trees", HPG 2012). Each
-// subtree's node slots follow the SAH builder's scheme (2(e - b) - 1 slots per range), and
-// the shared finishing step (finish.hpp) turns the binary tree into the 8-wide layout.
+// Parallelism in the Construction of BVHs, Octrees, and k-d Trees", HPG 2012). Subtrees are
+// built in pieces laid out in one array afterwards, as the SAH builder does (tree_pieces.hpp),
+// and the shared finishing step (finish.hpp) turns the binary tree into the 8-wide layout.
 //
 // Determinism: the keys are sorted by (code, id), all distinct, so their order, and with it
 // every split and box, does not depend on the thread count.
@@ -12,6 +12,7 @@
 #include "checked_soup.hpp"
 #include "finish.hpp"
 #include "huge_pages.hpp"
+#include "tree_pieces.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -30,7 +31,8 @@
 namespace trisect::detail {
 namespace {
 
-// Ranges at least this large build their two subtrees in parallel.
+// Ranges at least this large build their two subtrees in parallel; smaller ones are built into
+// one piece.
 constexpr std::size_t parallel_subtree_threshold = 4096;
 // Ranges of at most this many triangles (and at most `max_leaf_size`) become leaves.
 constexpr std::uint32_t morton_leaf_size = 4;
@@ -87,21 +89,24 @@ class MortonBuilder {
   MortonBuilder(const TriangleSoup& soup, const BuildOptions& options)
       : size_(soup.size()),
         leaf_size_(std::min(options.max_leaf_size, morton_leaf_size)),
-        keys_(fresh<std::uint64_t>(size_)),
-        slots_(fresh<BinaryNode>(2 * size_ - 1)) {
+        keys_(fresh<std::uint64_t>(size_)) {
     sort_by_code(soup, centre_bounds(soup));
     // The boxes in sorted order, so that the leaves read them in sequence.
     bounds_ = fresh<Aabb>(size_);
     for_each_index([&](std::size_t i) { bounds_[i] = soup.triangle(id_at(i)).bounds(); });
   }
 
-  // The BVH: the binary tree built into the slots, finished with the sorted ids as leaf order.
+  // The BVH: the binary tree, laid out in one array, finished with the sorted ids as leaf
+  // order.
   [[nodiscard]] Bvh build(const TriangleSoup& soup) && {
-    build_node(0, size_, 0);
+    TreePiece root = build_piece(0, size_);
     bounds_.reset();
     std::vector<TriangleId> leaf_order(size_);
     for_each_index([&](std::size_t i) { leaf_order[i] = id_at(i); });
-    return finish(slots_.get(), std::move(leaf_order), soup, {1.0f, 1.0f, leaf_size_});
+    const auto nodes = fresh<BinaryNode>(root.size);
+    lay_out(root, nodes.get(), 0, parallel_subtree_threshold);
+    root = {};
+    return finish(nodes.get(), std::move(leaf_order), soup, {1.0f, 1.0f, leaf_size_});
   }
 
  private:
@@ -205,34 +210,45 @@ class MortonBuilder {
     return high;
   }
 
-  // Builds the subtree over sorted positions [begin, end) with its root in slot `slot`.
-  void build_node(std::size_t begin, std::size_t end, std::size_t slot) {
-    BinaryNode& node = slots_[slot];
+  // The subtree over sorted positions [begin, end): built depth first into one piece below
+  // the parallel threshold, else its halves in parallel.
+  TreePiece build_piece(std::size_t begin, std::size_t end) {
+    if (end - begin < parallel_subtree_threshold) {
+      std::vector<BinaryNode> nodes;
+      nodes.reserve(2 * (end - begin) - 1);
+      build_node(begin, end, nodes);
+      return TreePiece::whole(std::move(nodes));
+    }
+    const std::size_t middle = split_of(begin, end);
+    TreePiece left, right;
+    tbb::parallel_invoke([&] { left = build_piece(begin, middle); },
+                         [&] { right = build_piece(middle, end); });
+    const Aabb bounds = left.nodes[0].bounds.merged(right.nodes[0].bounds);
+    return TreePiece::joined(bounds, std::move(left), std::move(right));
+  }
+
+  // Appends the subtree over sorted positions [begin, end) to `nodes`, depth first, the right
+  // children's indices counted from nodes[0].
+  void build_node(std::size_t begin, std::size_t end, std::vector<BinaryNode>& nodes) const {
+    const std::size_t at = nodes.size();
     if (end - begin <= leaf_size_) {
       Aabb box = Aabb::empty();
       for (std::size_t i = begin; i < end; ++i) box.extend(bounds_[i]);
-      node = {box, std::uint32_t(begin), std::uint32_t(end - begin)};
+      nodes.push_back({box, std::uint32_t(begin), std::uint32_t(end - begin)});
       return;
     }
     const std::size_t middle = split_of(begin, end);
-    const std::size_t right_slot = slot + 2 * (middle - begin);
-    const auto left = [&] { build_node(begin, middle, slot + 1); };
-    const auto right = [&] { build_node(middle, end, right_slot); };
-    if (end - begin >= parallel_subtree_threshold) {
-      tbb::parallel_invoke(left, right);
-    } else {
-      left();
-      right();
-    }
-    node = {slots_[slot + 1].bounds.merged(slots_[right_slot].bounds), std::uint32_t(right_slot),
-            0};
+    nodes.push_back({Aabb::empty(), 0, 0});
+    build_node(begin, middle, nodes);
+    const std::size_t right = nodes.size();
+    build_node(middle, end, nodes);
+    nodes[at] = {nodes[at + 1].bounds.merged(nodes[right].bounds), std::uint32_t(right), 0};
   }
 
   std::size_t size_;
   std::uint32_t leaf_size_;
   std::unique_ptr<Aabb[]> bounds_;         // per sorted position
   std::unique_ptr<std::uint64_t[]> keys_;  // (code << 32) | id, sorted
-  std::unique_ptr<BinaryNode[]> slots_;
 };
 
 }  // namespace
