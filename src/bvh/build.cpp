@@ -173,10 +173,9 @@ struct Partition {
 
 class Builder {
  public:
-  // The references are left uninitialised (each is written before it is read): zeroing them
-  // costs as much as a twentieth of a build.
-  // The references are made in the pass that validates the triangles (`detail::read_checked`):
-  // the soup's shape must be valid; throws as `validate(soup)` does when a triangle is not.
+  // The references are made in the pass that validates the triangles (`detail::read_checked`),
+  // into an array left uninitialised until then: the soup's shape must be valid; throws as
+  // `validate(soup)` does when a triangle is not.
   Builder(const TriangleSoup& soup, const BuildOptions& options)
       : options_(options), size_(soup.size()), references_(new Reference[soup.size()]) {
     detail::advise_huge_pages(references_.get(), size_ * sizeof(Reference));
@@ -232,6 +231,7 @@ class Builder {
     return detail::TreePiece::joined(range.bounds.to_aabb(), std::move(left), std::move(right));
   }
 
+  // The leaf over references [begin, end).
   static BinaryNode leaf(std::size_t begin, std::size_t end, const RangeBounds& range) {
     return {range.bounds.to_aabb(), static_cast<std::uint32_t>(begin),
             static_cast<std::uint32_t>(end - begin)};
