@@ -87,26 +87,23 @@ class MortonBuilder {
   // huge pages where the kernel allows: zeroing and faulting in fresh pages would otherwise
   // cost as much as the sort.
   MortonBuilder(const TriangleSoup& soup, const BuildOptions& options)
-      : size_(soup.size()),
+      : soup_(soup),
+        size_(soup.size()),
         leaf_size_(std::min(options.max_leaf_size, morton_leaf_size)),
         keys_(fresh<std::uint64_t>(size_)) {
     sort_by_code(soup, centre_bounds(soup));
-    // The boxes in sorted order, so that the leaves read them in sequence.
-    bounds_ = fresh<Aabb>(size_);
-    for_each_index([&](std::size_t i) { bounds_[i] = soup.triangle(id_at(i)).bounds(); });
   }
 
   // The BVH: the binary tree, laid out in one array, finished with the sorted ids as leaf
   // order.
-  [[nodiscard]] Bvh build(const TriangleSoup& soup) && {
+  [[nodiscard]] Bvh build() && {
     TreePiece root = build_piece(0, size_);
-    bounds_.reset();
     std::vector<TriangleId> leaf_order(size_);
     for_each_index([&](std::size_t i) { leaf_order[i] = id_at(i); });
     const auto nodes = fresh<BinaryNode>(root.size);
     lay_out(root, nodes.get(), 0, parallel_subtree_threshold);
     root = {};
-    return finish(nodes.get(), std::move(leaf_order), soup, {1.0f, 1.0f, leaf_size_});
+    return finish(nodes.get(), std::move(leaf_order), soup_, {1.0f, 1.0f, leaf_size_});
   }
 
  private:
@@ -228,12 +225,13 @@ class MortonBuilder {
   }
 
   // Appends the subtree over sorted positions [begin, end) to `nodes`, depth first, the right
-  // children's indices counted from nodes[0].
+  // children's indices counted from nodes[0]. Leaves read their triangles' boxes from the soup
+  // (an array of boxes in sorted order would cost a pass and fresh pages of its own).
   void build_node(std::size_t begin, std::size_t end, std::vector<BinaryNode>& nodes) const {
     const std::size_t at = nodes.size();
     if (end - begin <= leaf_size_) {
       Aabb box = Aabb::empty();
-      for (std::size_t i = begin; i < end; ++i) box.extend(bounds_[i]);
+      for (std::size_t i = begin; i < end; ++i) box.extend(soup_.triangle(id_at(i)).bounds());
       nodes.push_back({box, std::uint32_t(begin), std::uint32_t(end - begin)});
       return;
     }
@@ -245,16 +243,16 @@ class MortonBuilder {
     nodes[at] = {nodes[at + 1].bounds.merged(nodes[right].bounds), std::uint32_t(right), 0};
   }
 
+  const TriangleSoup& soup_;
   std::size_t size_;
   std::uint32_t leaf_size_;
-  std::unique_ptr<Aabb[]> bounds_;         // per sorted position
   std::unique_ptr<std::uint64_t[]> keys_;  // (code << 32) | id, sorted
 };
 
 }  // namespace
 
 Bvh build_morton(const TriangleSoup& soup, const BuildOptions& options) {
-  return MortonBuilder(soup, options).build(soup);
+  return MortonBuilder(soup, options).build();
 }
 
 }  // namespace trisect::detail
