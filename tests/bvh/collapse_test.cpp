@@ -9,7 +9,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -159,8 +158,11 @@ TEST_CASE("the collapse gives the least SAH cost of any wide tree cut from the b
     // Depth-first, every lane used before the unused ones, 2 or more children but for a root
     // that is a single leaf.
     for (std::size_t n = 0; n < wide.size(); ++n) {
-      const int used = std::popcount(wide[n].used_mask());
-      CHECK(wide[n].used_mask() == (1u << used) - 1);
+      const auto& lanes = wide[n].child;
+      const auto used =
+          std::find(std::begin(lanes), std::end(lanes), WideNode::unused) - std::begin(lanes);
+      CHECK(std::all_of(std::begin(lanes) + used, std::end(lanes),
+                        [](std::uint32_t child) { return child == WideNode::unused; }));
       CHECK((used >= 2 || (n == 0 && wide.size() == 1)));
       for (std::uint32_t child : wide[n].child)
         if (child < WideNode::leaf) CHECK(child > n);
