@@ -3,7 +3,7 @@
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
-#include <limits>
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -16,20 +16,38 @@ std::string wide_name(std::size_t index) { return "wide node " + std::to_string(
 
 std::string slot_name(std::size_t slot) { return "slot " + std::to_string(slot); }
 
-// A wide node to visit, with the slot range [begin, end) and the box its parent gives it.
+// A wide node to visit, with the slot range [begin, end) and the box every triangle below it
+// must lie in: the root's box and the decoded child boxes on the way down, intersected.
 struct Visit {
   std::uint32_t index, begin, end;
   Aabb box;
   int depth;
 };
 
-bool is_empty_lane(const WideNode& node, int lane) {
-  const Aabb box = node.child_bounds(lane);
-  const float infinity = std::numeric_limits<float>::infinity();
-  return box == Aabb{Vec3(infinity), Vec3(-infinity)};
+// Checks what the lanes of `node` share: grid exponents in range, used lanes first and
+// marked in `used`, unused lanes at the node's end with faces 0.
+void check_lanes(const WideNode& node, const Visit& visit) {
+  for (const std::uint8_t exponent : node.exponent)
+    if (exponent == 0 || exponent == 255) broken(wide_name(visit.index) + " has a bad grid step");
+  if (node.first[0] != visit.begin || node.child[0] == WideNode::unused)
+    broken(wide_name(visit.index) + " does not start at its range");
+  unsigned used = 0;
+  for (int lane = 0; lane < WideNode::width; ++lane) {
+    if (node.child[lane] != WideNode::unused) {
+      used |= 1u << lane;
+      continue;
+    }
+    bool faces_zero = true;
+    for (const auto& row : node.faces) faces_zero = faces_zero && row[lane] == 0;
+    if (node.first[lane] != visit.end || !faces_zero ||
+        (lane + 1 < WideNode::width && node.child[lane + 1] != WideNode::unused))
+      broken(wide_name(visit.index) + " has a misplaced unused lane");
+  }
+  if (node.used_mask() != used) broken(wide_name(visit.index) + " has a wrong used mask");
 }
 
-// Checks lane `lane` of `node`, reached as `visit`; marks the slots of a leaf in `covered`.
+// Checks used lane `lane` of `node`, reached as `visit`; marks the slots of a leaf in
+// `covered`.
 void check_child(const Bvh& bvh, const WideNode& node, const Visit& visit, int lane,
                  std::vector<std::uint8_t>& covered) {
   const std::string child = wide_name(visit.index) + " child " + std::to_string(lane);
@@ -37,22 +55,26 @@ void check_child(const Bvh& bvh, const WideNode& node, const Visit& visit, int l
   const Aabb box = node.child_bounds(lane);
   if (!(begin < end && end <= visit.end)) broken(child + " has a bad slot range");
   if (box.is_empty()) broken(child + " has empty bounds");
-  if (!visit.box.contains(box)) broken(child + " bounds are not inside its parent's");
+  if (!bvh.reach.contains(box)) broken(child + " bounds are outside the reach");
   if (node.child[lane] != WideNode::leaf) return;
   for (std::uint32_t slot = begin; slot < end; ++slot) {
     if (covered[slot]) broken(slot_name(slot) + " is in two leaves");
     covered[slot] = 1;
-    if (!box.contains(bvh.triangles[slot].bounds()))
+    const Aabb triangle = bvh.triangles[slot].bounds();
+    if (!box.contains(triangle))
       broken("triangle in " + slot_name(slot) + " is outside " + child + " bounds");
+    if (!visit.box.contains(triangle))
+      broken("triangle in " + slot_name(slot) + " is outside the root box or a box above " + child);
   }
 }
 
 // Checks the wide nodes: each node's used lanes come first and split its slot range
 // [begin, end) into non-empty consecutive ranges (so the leaves tile [0, size) exactly once),
-// unused lanes hold the empty box and the node's end, every child box holds what lies below
-// it, and every wide node is reached exactly once, no deeper than max_bvh_depth.
+// every decoded child box holds the triangles below it and lies in the reach, and every wide
+// node is reached exactly once, no deeper than max_bvh_depth.
 void check_wide(const Bvh& bvh) {
   if (bvh.bounds().is_empty()) broken("the root box is empty");
+  if (!bvh.reach.contains(bvh.bounds())) broken("the reach does not hold the root box");
   std::vector<std::uint8_t> reached(bvh.wide.size(), 0), covered(bvh.size(), 0);
   std::vector<Visit> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), bvh.bounds(), 0}};
   while (!stack.empty()) {
@@ -63,19 +85,13 @@ void check_wide(const Bvh& bvh) {
     if (visit.depth > max_bvh_depth) broken(wide_name(visit.index) + " is too deep");
     reached[visit.index] = 1;
     const WideNode& node = bvh.wide[visit.index];
-    if (node.first[0] != visit.begin || node.child[0] == WideNode::unused)
-      broken(wide_name(visit.index) + " does not start at its range");
-    for (int lane = 0; lane < WideNode::width; ++lane) {
-      if (node.child[lane] == WideNode::unused) {
-        if (node.first[lane] != visit.end || !is_empty_lane(node, lane) ||
-            (lane + 1 < WideNode::width && node.child[lane + 1] != WideNode::unused))
-          broken(wide_name(visit.index) + " has a misplaced unused lane");
-        continue;
-      }
+    check_lanes(node, visit);
+    for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
+      const int lane = std::countr_zero(used);
       check_child(bvh, node, visit, lane, covered);
       if (node.child[lane] != WideNode::leaf)
         stack.push_back({node.child[lane], node.first[lane], node.child_end(lane, visit.end),
-                         node.child_bounds(lane), visit.depth + 1});
+                         visit.box.intersected(node.child_bounds(lane)), visit.depth + 1});
     }
   }
   for (std::size_t index = 0; index < reached.size(); ++index)

@@ -1,7 +1,9 @@
-// The finishing step: triangle copy in slot order and the greedy collapse to 8-wide nodes.
+// The finishing step: triangle copy in slot order, the collapse to 8-wide nodes and their
+// quantised boxes.
 #include "finish.hpp"
 
 #include "huge_pages.hpp"
+#include "quantize.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -95,10 +97,7 @@ class Collapser {
     const Table& right = tables_[nodes_[index].first];
     table.first_slot = left.first_slot;
     table.end_slot = right.end_slot;
-    const std::uint32_t triangles = table.end_slot - table.first_slot;
-    const float leaf = triangles <= costs_.max_leaf_size
-                           ? costs_.intersection * area * static_cast<float>(triangles)
-                           : std::numeric_limits<float>::infinity();
+    const float leaf = leaf_cost(area, table.end_slot - table.first_slot);
     float split_cost[width + 1];
     for (int j = 2; j <= width; ++j) {
       const Split split = best_split(left, right, j);
@@ -110,6 +109,13 @@ class Collapser {
     table.cost[0] = std::min(leaf, inner);
     for (int j = 2; j <= width; ++j) table.cost[j - 1] = std::min(table.cost[0], split_cost[j]);
     table.wide_nodes = table.as_leaf ? 0 : 1 + below(children_of(index));
+  }
+
+  // leaf(n): a leaf over `triangles` triangles with this box area, or +inf when too many.
+  [[nodiscard]] float leaf_cost(float area, std::uint32_t triangles) const noexcept {
+    return triangles <= costs_.max_leaf_size
+               ? costs_.intersection * area * static_cast<float>(triangles)
+               : std::numeric_limits<float>::infinity();
   }
 
   struct Split {
@@ -133,10 +139,7 @@ class Collapser {
     if (!root.is_leaf()) {
       const Table& table = tables_[0];
       const float cut = best_split(tables_[1], tables_[root.first], width).cost;
-      const std::uint32_t triangles = table.end_slot - table.first_slot;
-      const bool fits = triangles <= costs_.max_leaf_size;
-      if (!fits ||
-          cut < costs_.intersection * root.bounds.half_area() * static_cast<float>(triangles))
+      if (cut < leaf_cost(root.bounds.half_area(), table.end_slot - table.first_slot))
         return children_of(0);
     }
     Children children;
@@ -179,18 +182,14 @@ class Collapser {
   // depth-first.
   void emit(const Children& children, std::uint32_t at, int depth) {
     WideNode& node = wide_[at];
-    const float infinity = std::numeric_limits<float>::infinity();
     const std::uint32_t end = tables_[children.index[children.count - 1]].end_slot;
+    Aabb boxes[width];
+    for (int i = 0; i < children.count; ++i) boxes[i] = nodes_[children.index[i]].bounds;
+    quantize_children(node, boxes, children.count);
     std::uint32_t next = at + 1;
     for (int i = 0; i < width; ++i) {
       const bool used = i < children.count;
       const Table* table = used ? &tables_[children.index[i]] : nullptr;
-      const Aabb box =
-          used ? nodes_[children.index[i]].bounds : Aabb{Vec3(infinity), Vec3(-infinity)};
-      for (int axis = 0; axis < 3; ++axis) {
-        node.bounds[2 * axis][i] = box.min[axis];
-        node.bounds[2 * axis + 1][i] = box.max[axis];
-      }
       node.first[i] = used ? table->first_slot : end;
       // Only a root that is one leaf has one child.
       const bool leaf = used && (table->as_leaf || children.count == 1);
@@ -241,6 +240,7 @@ Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order, const Tr
   bvh.ids = std::move(leaf_order);
   bvh.wide = collapse_to_wide(nodes, 2 * bvh.size() - 1, costs);
   bvh.root_bounds = nodes[0].bounds;
+  bvh.reach = reach_of(bvh.wide, bvh.root_bounds);
   return bvh;
 }
 

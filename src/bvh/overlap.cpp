@@ -109,24 +109,31 @@ class Side {
   /// The root's box, mapped.
   [[nodiscard]] Aabb root_box() const { return mapped(bvh_.bounds()); }
 
-  /// The wide node `index` with its child boxes mapped (the node itself without a transform).
-  [[nodiscard]] const WideNode& node(std::uint32_t index) {
-    if (transform_ == nullptr) return bvh_.wide[index];
+  /// The decoded child boxes of wide node `index`, clipped to the root's box (a decoded box
+  /// may reach +inf where a node spans the whole float range, and the exact leaf tests take
+  /// these boxes) and mapped. Valid until the next call for an untransformed side (decoded
+  /// each time), for as long as the side lives for a transformed one (kept per node, as the
+  /// descent meets a node many times).
+  [[nodiscard]] const ChildBoxes& boxes(std::uint32_t index) {
+    const WideNode& node = bvh_.wide[index];
+    if (transform_ == nullptr) {
+      decoded_ = ChildBoxes::of(node);
+      decoded_.clip(bvh_.bounds());
+      return decoded_;
+    }
     if (mapped_index_.empty()) mapped_index_.assign(bvh_.wide.size(), unset);
     std::uint32_t& at = mapped_index_[index];
     if (at == unset) {
-      at = static_cast<std::uint32_t>(mapped_nodes_.size());
-      WideNode copy = bvh_.wide[index];
-      for (int i = 0; i < WideNode::width && copy.child[i] != WideNode::unused; ++i) {
-        const Aabb box = mapped(copy.child_bounds(i));
-        for (int axis = 0; axis < 3; ++axis) {
-          copy.bounds[2 * axis][i] = box.min[axis];
-          copy.bounds[2 * axis + 1][i] = box.max[axis];
-        }
+      at = static_cast<std::uint32_t>(mapped_boxes_.size());
+      ChildBoxes boxes = ChildBoxes::of(node);
+      boxes.clip(bvh_.bounds());
+      for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
+        const int i = std::countr_zero(used);
+        boxes.set(i, mapped(boxes.child_bounds(i)));
       }
-      mapped_nodes_.push_back(copy);
+      mapped_boxes_.push_back(boxes);
     }
-    return mapped_nodes_[at];
+    return mapped_boxes_[at];
   }
 
   /// The triangle in `slot`, mapped.
@@ -146,8 +153,9 @@ class Side {
 
   const Bvh& bvh_;
   const Transform* transform_;
+  ChildBoxes decoded_{};
   std::vector<std::uint32_t> mapped_index_;
-  std::vector<WideNode> mapped_nodes_;
+  std::vector<ChildBoxes> mapped_boxes_;
 };
 
 /// The descent of one pair of trees (or of one tree against itself), reporting each pair the
@@ -219,26 +227,30 @@ class PairFinder {
   /// `box` (all eight lanes compared at once).
   template <class Use>
   static void for_each_child(Side& side, const NodeRef& x, const Aabb& box, const Use& use) {
-    const WideNode& node = side.node(x.node);
-    for (unsigned mask = BoxQuery{box}.child_masks(node).touching; mask != 0; mask &= mask - 1) {
+    const WideNode& node = side.bvh().wide[x.node];
+    const ChildBoxes& boxes = side.boxes(x.node);
+    const unsigned touching = BoxQuery{box}.child_masks(boxes).touching & node.used_mask();
+    for (unsigned mask = touching; mask != 0; mask &= mask - 1) {
       const int i = std::countr_zero(mask);
-      use(NodeRef{node.child[i], node.first[i], node.child_end(i, x.end), node.child_bounds(i)});
+      use(NodeRef{node.child[i], node.first[i], node.child_end(i, x.end), boxes.child_bounds(i)});
     }
   }
 
   /// The self pair (x, x): each child with itself and with every later child it overlaps.
   void split_same(const NodeRef& x, std::vector<NodePair>& out) {
     if (x.is_leaf()) return out.push_back({x, x});
-    const WideNode& node = first_.node(x.node);
-    for (int i = 0; i < WideNode::width && node.child[i] != WideNode::unused; ++i) {
+    const WideNode& node = first_.bvh().wide[x.node];
+    const ChildBoxes boxes = first_.boxes(x.node);
+    for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
+      const int i = std::countr_zero(used);
       const NodeRef child{node.child[i], node.first[i], node.child_end(i, x.end),
-                          node.child_bounds(i)};
+                          boxes.child_bounds(i)};
       out.push_back({child, child});
-      const unsigned later = BoxQuery{child.box}.child_masks(node).touching & (~0u << (i + 1));
+      const unsigned later = BoxQuery{child.box}.child_masks(boxes).touching & used & ~(1u << i);
       for (unsigned mask = later; mask != 0; mask &= mask - 1) {
         const int j = std::countr_zero(mask);
         out.push_back({child, NodeRef{node.child[j], node.first[j], node.child_end(j, x.end),
-                                      node.child_bounds(j)}});
+                                      boxes.child_bounds(j)}});
       }
     }
   }

@@ -1,5 +1,5 @@
-// Rays: one traversal source (ray_traversal.inc) compiled as two kernels, portable and AVX,
-// and closest_hit / any_hit dispatching to the AVX one when the processor has AVX. Both
+// Rays: one traversal source (ray_traversal.inc) compiled as two kernels, portable and AVX2,
+// and closest_hit / any_hit dispatching to the AVX2 one when the processor has AVX2. Both
 // kernels round every operation alike (no fused multiply-add), so they answer identically.
 #include "trisect/bvh/ray_kernels.hpp"
 
@@ -57,7 +57,7 @@ namespace four_lane {
 
 #if TRISECT_HAVE_AVX_KERNEL
 namespace eight_lane {
-#define RAY_KERNEL_TARGET __attribute__((target("avx")))
+#define RAY_KERNEL_TARGET __attribute__((target("avx2")))
 #define RAY_KERNEL_AVX 1
 #include "ray_traversal.inc"
 #undef RAY_KERNEL_AVX
@@ -101,15 +101,15 @@ void require_valid(const Ray& ray) {
 // Read at every query; set before main. A query made by another static initializer before
 // this one runs sees false and takes the portable kernel, which answers the same.
 // __builtin_cpu_init first: static initializers may run before the compiler runtime's own.
-const bool processor_has_avx_kernel = [] {
+const bool processor_has_avx2_kernel = [] {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx") != 0;
+  return __builtin_cpu_supports("avx2") != 0;
 }();
 #endif
 
-bool processor_has_avx() noexcept {
+bool processor_has_avx2() noexcept {
 #if TRISECT_HAVE_AVX_KERNEL
-  return processor_has_avx_kernel;
+  return processor_has_avx2_kernel;
 #else
   return false;
 #endif
@@ -118,11 +118,11 @@ bool processor_has_avx() noexcept {
 }  // namespace
 
 bool available(RayKernel kernel) noexcept {
-  return kernel == RayKernel::four_lane || processor_has_avx();
+  return kernel == RayKernel::four_lane || processor_has_avx2();
 }
 
 RayKernel chosen_ray_kernel() noexcept {
-  return processor_has_avx() ? RayKernel::eight_lane : RayKernel::four_lane;
+  return processor_has_avx2() ? RayKernel::eight_lane : RayKernel::four_lane;
 }
 
 std::optional<Hit> closest_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray,

@@ -11,10 +11,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 
 namespace trisect::test {
 namespace {
@@ -100,8 +102,28 @@ TEST_CASE("validate names a corrupted node", "[bvh]") {
   const Bvh good = build(soup, {.threads = 1});
   REQUIRE(good.wide.size() > 1);
   Bvh bad = good;
-  bad.wide[1].bounds[1][0] = -std::numeric_limits<float>::max();  // child 0 ends left of all
-  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
+  bad.wide[1].exponent[0] -= 8;  // every child box shrinks to 1/256 of its width on x
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("is outside"));
+  const auto partial = std::find_if(good.wide.begin(), good.wide.end(), [](const WideNode& node) {
+    return node.child[WideNode::width - 1] == WideNode::unused;
+  });
+  REQUIRE(partial != good.wide.end());
+  const auto partial_index = static_cast<std::size_t>(partial - good.wide.begin());
+  const std::string partial_name = "wide node " + std::to_string(partial_index);
+  bad = good;
+  bad.wide[partial_index].faces[1][WideNode::width - 1] = 1;  // an unused face
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains(partial_name + " has a misplaced unused lane"));
+  bad = good;
+  bad.wide[partial_index].used = 0xff;  // every lane marked used
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains(partial_name + " has a wrong used mask"));
+  bad = good;
+  bad.wide[1].exponent[2] = 0;  // a zero step
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node 1 has a bad grid step"));
+  bad = good;
+  const float width = good.root_bounds.max.x - good.root_bounds.min.x;
+  REQUIRE(width > 0);
+  bad.wide[0].origin[0] += width;  // the root's child boxes move right by the root's width
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node 0 child 0 bounds are outside"));
   bad = good;
   bad.wide[0].first[1] += 1;  // child 0 grows into child 1's slots
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
@@ -109,8 +131,8 @@ TEST_CASE("validate names a corrupted node", "[bvh]") {
   bad.wide.pop_back();
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
   bad = good;
-  bad.root_bounds.max.x = bad.root_bounds.min.x;  // the root's box no longer holds its children
-  CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node 0 child"));
+  bad.root_bounds.max.x = bad.root_bounds.min.x;  // the root's box no longer holds triangles
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("outside the root box"));
   bad = good;
   bad.wide[0].child[1] = WideNode::unused;  // an unused lane before used ones
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("unused lane"));
@@ -199,9 +221,9 @@ TEST_CASE("statistics of a hand-built tree, with unit costs and others", "[bvh]"
   CHECK(stats.sah_cost == 1.0 + 2 * (1.0 / 4));  // the root, then each leaf: 1 x 1/4
   // Traversal cost 2 weighs the wide node, intersection cost 3 the leaves' triangles.
   CHECK(statistics(bvh, 2.0f, 3.0f).sah_cost == 2.0 + 2 * 3.0 / 4);
-  // One wide node (256 bytes), two triangles (36 each) and two ids (4 each).
-  CHECK(stats.bytes == 256 + 2 * 36 + 2 * 4);
-  CHECK(stats.bytes_per_triangle == 168.0);
+  // One wide node (128 bytes), two triangles (36 each) and two ids (4 each).
+  CHECK(stats.bytes == 128 + 2 * 36 + 2 * 4);
+  CHECK(stats.bytes_per_triangle == 104.0);
 }
 
 TEST_CASE("the builder weighs a leaf by the intersection cost of its triangles", "[bvh]") {

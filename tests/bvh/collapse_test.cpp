@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace trisect::test {
@@ -31,11 +32,20 @@ class RandomTree {
   }
   [[nodiscard]] const std::vector<BinaryNode>& nodes() const { return nodes_; }
   [[nodiscard]] std::uint32_t triangles() const { return next_slot_; }
+  // The box of the binary node over slots [first, end) (each node's range is its own: an
+  // inner node's children both hold slots).
+  [[nodiscard]] Aabb box_of(std::uint32_t first, std::uint32_t end) const {
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+      if (ranges_[i] == std::pair{first, end}) return nodes_[i].bounds;
+    FAIL("no binary node over slots " << first << " to " << end);
+    return Aabb::empty();
+  }
 
  private:
   std::uint32_t grow(int leaves) {
     const auto at = static_cast<std::uint32_t>(nodes_.size());
     nodes_.push_back({});
+    ranges_.emplace_back(next_slot_, next_slot_);
     if (leaves == 1) {
       const auto count = std::uniform_int_distribution<std::uint32_t>(1, max_leaf_)(random_);
       const Vec3 low(uniform(random_, -10, 10), uniform(random_, -10, 10),
@@ -43,18 +53,20 @@ class RandomTree {
       const Vec3 size(uniform(random_, 0, 4), uniform(random_, 0, 4), uniform(random_, 0, 4));
       nodes_[at] = {Aabb{low, low + size}, next_slot_, count};
       next_slot_ += count;
-      return at;
+    } else {
+      const int left_leaves = std::uniform_int_distribution<int>(1, leaves - 1)(random_);
+      grow(left_leaves);
+      const std::uint32_t right = grow(leaves - left_leaves);
+      nodes_[at] = {nodes_[at + 1].bounds.merged(nodes_[right].bounds), right, 0};
     }
-    const int left_leaves = std::uniform_int_distribution<int>(1, leaves - 1)(random_);
-    grow(left_leaves);
-    const std::uint32_t right = grow(leaves - left_leaves);
-    nodes_[at] = {nodes_[at + 1].bounds.merged(nodes_[right].bounds), right, 0};
+    ranges_[at].second = next_slot_;
     return at;
   }
 
   std::mt19937_64& random_;
   std::uint32_t max_leaf_;
   std::vector<BinaryNode> nodes_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges_;  // each node's slots
   std::uint32_t next_slot_ = 0;
 };
 
@@ -116,20 +128,23 @@ class CutOracle {
   CollapseCosts costs_;
 };
 
-// The SAH cost of a collapsed tree: traversal per wide node, its root's box `root_box`,
-// intersection per triangle of every leaf, each weighted by its box's area.
-double wide_cost(const std::vector<WideNode>& wide, const Aabb& root_box, std::uint32_t triangles,
+// The SAH cost of a collapsed tree of `tree`: traversal per wide node, intersection per
+// triangle of every leaf, each weighted by the area of its binary node's box (the exact box,
+// not the quantised one the wide node holds).
+double wide_cost(const std::vector<WideNode>& wide, const RandomTree& tree,
                  const CollapseCosts& costs) {
-  double cost = double(costs.traversal) * double(root_box.half_area());
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0u, triangles}};  // node, end
+  double cost = double(costs.traversal) * double(tree.nodes()[0].bounds.half_area());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0u, tree.triangles()}};  // node, end
   while (!stack.empty()) {
     const auto [index, end] = stack.back();
     stack.pop_back();
     const WideNode& node = wide[index];
     for (int i = 0; i < WideNode::width; ++i) {
       if (node.child[i] == WideNode::unused) continue;
-      const double area = node.child_bounds(i).half_area();
       const std::uint32_t child_end = node.child_end(i, end);
+      const Aabb box = tree.box_of(node.first[i], child_end);
+      CHECK(node.child_bounds(i).contains(box));
+      const double area = box.half_area();
       if (node.child[i] == WideNode::leaf) {
         cost += double(costs.intersection) * area * (child_end - node.first[i]);
       } else {
@@ -153,8 +168,7 @@ TEST_CASE("the collapse gives the least SAH cost of any wide tree cut from the b
     const std::vector<WideNode> wide =
         detail::collapse_to_wide(tree.nodes().data(), tree.nodes().size(), costs);
     const double expected = CutOracle(tree.nodes(), costs).tree_cost();
-    CHECK(wide_cost(wide, tree.nodes()[0].bounds, tree.triangles(), costs) ==
-          Approx(expected).epsilon(1e-5));
+    CHECK(wide_cost(wide, tree, costs) == Approx(expected).epsilon(1e-5));
     // Depth-first, every lane used before the unused ones, 2 or more children but for a root
     // that is a single leaf.
     for (std::size_t n = 0; n < wide.size(); ++n) {

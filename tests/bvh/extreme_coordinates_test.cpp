@@ -9,12 +9,19 @@
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
+#include <trisect/bvh/overlap.hpp>
 #include <trisect/bvh/ray_kernels.hpp>
 #include <trisect/geometry/ray_triangle.hpp>
+#include <trisect/geometry/triangle_triangle.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <glm/geometric.hpp>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
 
 namespace trisect::test {
 namespace {
@@ -131,6 +138,71 @@ TEST_CASE("rays with a direction component whose reciprocal overflows still hit"
     const Ray ray{{0, 0, 0}, {0x1p-130f, 0, 1}};
     REQUIRE(intersect(ray, TriangleSoup{triangle}.triangle(0)).has_value());
     for (const auto& hit : hits_with_each_kernel(bvh, ray)) CHECK(hit == 1.0f);
+  }
+}
+
+// Soups spanning more than 255 * 2^120 (about 3.4e38) on every axis, where the root's grid
+// step must be so large that an upper face's product exceeds the float range (WideNode).
+std::vector<Scene> float_range_scenes() {
+  return {transformed(random_soup(300, 44), 0x1p124f, Vec3(0.0f), "_spanning"),
+          transformed(lattice_soup(300, 45), 1.5f * 0x1p124f, Vec3(0.0f), "_spanning")};
+}
+
+// True when some used upper face of `bvh` has a product q * step beyond the float range.
+bool has_overflowing_face(const Bvh& bvh) {
+  for (const WideNode& node : bvh.wide)
+    for (int axis = 0; axis < 3; ++axis)
+      for (int lane = 0; lane < WideNode::width; ++lane)
+        if ((node.used_mask() >> lane & 1u) != 0 &&
+            double(node.faces[2 * axis + 1][lane]) * double(node.step(axis)) >
+                double(std::numeric_limits<float>::max()))
+          return true;
+  return false;
+}
+
+TEST_CASE("queries over soups spanning the float range equal the exact oracle", "[bvh]") {
+  for (const Scene& scene : float_range_scenes()) {
+    INFO(scene.name);
+    const TriangleSoup soup = scene.soup();
+    const Bvh bvh = build(soup);
+    REQUIRE_NOTHROW(validate(bvh, &soup));
+    REQUIRE(has_overflowing_face(bvh));
+    ExtremeQueries make{scene, std::mt19937_64(46), 1e38f};  // the extent overflows a float
+    for (int q = 0; q < 40; ++q) {
+      const Sphere sphere = make.sphere();  // the radius may overflow here: then not asked
+      if (std::isfinite(sphere.radius))
+        REQUIRE(collect_touching(bvh, sphere) == oracle_answer(scene, sphere));
+      const Aabb box = make.box();
+      REQUIRE(collect_touching(bvh, box) == oracle_answer(scene, box));
+      const Plane plane = make.plane();  // d may overflow here: then the plane is not asked
+      if (std::isfinite(plane.d))
+        REQUIRE(collect_touching(bvh, plane) == oracle_answer(scene, plane));
+      const Vec3 vertex = make.vertex();  // a plane along an axis through a vertex
+      const Plane axis_plane{Vec3(0.0f, 1.0f, 0.0f), vertex.y};
+      REQUIRE(collect_touching(bvh, axis_plane) == oracle_answer(scene, axis_plane));
+      // A ray from one vertex towards another: the nearest exact hit over all triangles.
+      const Vec3 from = make.vertex(), to = make.vertex();
+      const Vec3 direction = to - from;
+      if (!is_finite(direction) || direction == Vec3(0.0f)) continue;
+      const Ray ray{from, direction};
+      std::optional<float> nearest;
+      for (std::size_t id = 0; id < soup.size(); ++id)
+        if (const auto hit = intersect(ray, soup.triangle(id));
+            hit && (!nearest || double(hit->t) < double(*nearest)))
+          nearest = hit->t;
+      for (const auto& hit : hits_with_each_kernel(bvh, ray)) CHECK(hit == nearest);
+    }
+    // Self pairs through a transform that swaps x and y (exact), against every pair.
+    const Transform swap_xy{{0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0}};
+    std::vector<TrianglePair> expected;
+    for (std::size_t i = 0; i < soup.size(); ++i)
+      for (std::size_t j = 0; j < soup.size(); ++j) {
+        const Triangle t = soup.triangle(j);
+        const Triangle mapped{swap_xy.apply(t.a), swap_xy.apply(t.b), swap_xy.apply(t.c)};
+        if (intersects(soup.triangle(i), mapped))
+          expected.push_back({TriangleId(i), TriangleId(j)});
+      }
+    CHECK(collect_intersecting_pairs(bvh, bvh, swap_xy) == expected);
   }
 }
 

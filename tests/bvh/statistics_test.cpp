@@ -10,7 +10,7 @@
 namespace trisect::test {
 namespace {
 
-static_assert(sizeof(WideNode) == 256 && sizeof(Triangle) == 36 && sizeof(TriangleId) == 4);
+static_assert(sizeof(WideNode) == 128 && sizeof(Triangle) == 36 && sizeof(TriangleId) == 4);
 
 // `count` right triangles in the plane z = 0, each with the box [3i, 3i + 1] x [0, 1] (half
 // area 1), so that two neighbours span [3i, 3i + 4] x [0, 1] (half area 4).
@@ -32,8 +32,8 @@ TEST_CASE("statistics of one triangle: a root holding one leaf", "[bvh][statisti
   CHECK(stats.depth == 1);
   // The root's traversal (2 x 1) and its leaf's triangle (3 x 1 x 1).
   CHECK(stats.sah_cost == 5.0);
-  CHECK(stats.bytes == 256 + 36 + 4);
-  CHECK(stats.bytes_per_triangle == 296.0);
+  CHECK(stats.bytes == 128 + 36 + 4);
+  CHECK(stats.bytes_per_triangle == 168.0);
 }
 
 TEST_CASE("statistics of nine triangles in leaves of one: two wide nodes", "[bvh][statistics]") {
@@ -53,8 +53,8 @@ TEST_CASE("statistics of nine triangles in leaves of one: two wide nodes", "[bvh
   // nine leaves of one triangle each.
   CHECK(stats.sah_cost == Approx(85.0 / 25.0).epsilon(1e-12));
   CHECK(statistics(bvh).sah_cost == Approx(38.0 / 25.0).epsilon(1e-12));
-  CHECK(stats.bytes == 2 * 256 + 9 * 36 + 9 * 4);
-  CHECK(stats.bytes_per_triangle == Approx(872.0 / 9.0).epsilon(1e-12));
+  CHECK(stats.bytes == 2 * 128 + 9 * 36 + 9 * 4);
+  CHECK(stats.bytes_per_triangle == Approx(616.0 / 9.0).epsilon(1e-12));
 }
 
 TEST_CASE("statistics of an empty bvh are zero", "[bvh][statistics]") {

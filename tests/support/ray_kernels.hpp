@@ -10,13 +10,13 @@
 
 namespace trisect::test {
 
-/// The portable kernel always, the AVX one where the processor has it (a warning otherwise).
+/// The portable kernel always, the AVX2 one where the processor has it (a warning otherwise).
 inline std::vector<detail::RayKernel> ray_kernels() {
   std::vector<detail::RayKernel> kernels{detail::RayKernel::four_lane};
   if (detail::available(detail::RayKernel::eight_lane))
     kernels.push_back(detail::RayKernel::eight_lane);
   else
-    WARN("no AVX here: only the portable ray kernel is tested");
+    WARN("no AVX2 here: only the portable ray kernel is tested");
   return kernels;
 }
 

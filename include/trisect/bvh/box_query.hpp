@@ -21,15 +21,16 @@ struct BoxQuery {
   [[nodiscard]] bool contains(const Aabb& node) const noexcept {
     return box.contains(node.min) & box.contains(node.max);  // nodes are never empty
   }
-  /// `may_touch` and `contains` for all children of a wide node at once; the same exact
-  /// comparisons.
-  [[nodiscard]] ChildMasks child_masks(const WideNode& node) const noexcept {
+  /// `may_touch` and `contains` for all children of a wide node at once, or of any boxes
+  /// with the node's `face_row` (such as `ChildBoxes`); the same exact comparisons.
+  template <class Faces>
+  [[nodiscard]] ChildMasks child_masks(const Faces& node) const noexcept {
     unsigned touching = 0, inside = 0;
     for (int group = 0; group < WideNode::groups; ++group) {
       unsigned group_touching = 0xfu, group_inside = 0xfu;
       for (int axis = 0; axis < 3; ++axis) {
-        const Float4 lower = Float4::load(node.bounds[2 * axis] + 4 * group);
-        const Float4 upper = Float4::load(node.bounds[2 * axis + 1] + 4 * group);
+        const Float4 lower = node.face_row(2 * axis, group);
+        const Float4 upper = node.face_row(2 * axis + 1, group);
         const Float4 query_min = Float4::splat(box.min[axis]);
         const Float4 query_max = Float4::splat(box.max[axis]);
         group_touching &= less_equal_mask(lower, query_max) & less_equal_mask(query_min, upper);
@@ -38,7 +39,7 @@ struct BoxQuery {
       touching |= group_touching << (4 * group);
       inside |= group_inside << (4 * group);
     }
-    return {touching, inside & touching};  // unused lanes are empty boxes: never touching
+    return {touching, inside & touching};
   }
   /// Exact; a vertex inside the box decides at once, the SAT decides the rest.
   [[nodiscard]] bool touches(const Triangle& triangle) const {

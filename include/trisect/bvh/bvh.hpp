@@ -24,6 +24,10 @@ struct Bvh {
   std::vector<Triangle> triangles;   ///< Triangles in slot order.
   std::vector<TriangleId> ids;       ///< Input id of the triangle in each slot.
   Aabb root_bounds = Aabb::empty();  ///< Box of all triangles: the root's own box.
+  /// Holds `root_bounds` and every used child box as `WideNode::child_bounds` decodes it
+  /// (decoded boxes stick out of their parents' by up to a grid step); the plane query bounds
+  /// its float rounding over it.
+  Aabb reach = Aabb::empty();
 
   /// True when the BVH holds no triangle.
   [[nodiscard]] bool empty() const noexcept { return wide.empty(); }
@@ -52,24 +56,25 @@ struct BvhStatistics {
 /// Statistics of `bvh`. With A(box) = `Aabb::half_area()` (float) and R = A(`bvh.bounds()`),
 /// the SAH cost is, in double, the sum over wide nodes of traversal_cost * A(node) / R plus the
 /// sum over leaves of intersection_cost * (triangles in the leaf) * A(leaf) / R, where a wide
-/// node's box is the child box its parent holds for it (the root's is `bvh.bounds()`, so the
-/// root adds traversal_cost) and a leaf's box is its parent's child box. When R is 0 every
-/// ratio A / R counts as 1. This is the cost of MacDonald & Booth ("Heuristics for ray tracing
-/// using space subdivision", 1990) taken over the wide tree: one traversal step per wide node
-/// entered, not per binary node. `bytes` counts the capacities of `wide`, `triangles` and
+/// node's box is the child box its parent holds for it, decoded (the root's is `bvh.bounds()`,
+/// so the root adds traversal_cost), and a leaf's box is its parent's decoded child box. When R is
+/// 0 every ratio A / R counts as 1. This is the cost of MacDonald & Booth ("Heuristics for ray
+/// tracing using space subdivision", 1990) taken over the wide tree: one traversal step per wide
+/// node entered, not per binary node. `bytes` counts the capacities of `wide`, `triangles` and
 /// `ids`.
 [[nodiscard]] BvhStatistics statistics(const Bvh& bvh, float traversal_cost = 1.0f,
                                        float intersection_cost = 1.0f);
 
 /// Throws `InvalidInput` describing the first broken invariant: triangles and ids of different
-/// lengths, wide nodes without triangles or triangles without wide nodes, an empty or
-/// misplaced root box, a wide node out of range, reached twice, unreachable or deeper than
-/// `max_bvh_depth`, a used child whose slot range is empty, out of order or outside its
-/// parent's, an unused lane that is not at the end of the node's range, a child box not inside
-/// its parent's box (the root's: `bounds()`), a triangle not inside its leaf's box, or an id
-/// out of range or used twice. The children's slot ranges tile their parent's, so every slot
-/// lies in exactly one leaf. When `soup` is given, also that every slot holds exactly the
-/// input triangle its id names.
+/// lengths, wide nodes without triangles or triangles without wide nodes, an empty root box, a
+/// wide node out of range, reached twice, unreachable or deeper than `max_bvh_depth`, a grid
+/// exponent out of range, a used child whose slot range is empty, out of order or outside its
+/// parent's, a used mask that does not match the used lanes, an unused lane that is not at the
+/// end of the node's range or has non-zero faces, a decoded child box that is empty or not
+/// inside `reach`, a triangle not inside the root's box or the decoded box of each wide node
+/// child above it, or an id out of range or used twice. The children's slot ranges tile their
+/// parent's, so every slot lies in exactly one leaf. When `soup` is given, also that every slot
+/// holds exactly the input triangle its id names.
 void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);
 
 }  // namespace trisect

@@ -33,28 +33,35 @@ namespace trisect {
 /// prunes subtrees that are certainly off the plane, so it need not be exact; where float could
 /// overflow it is not used.
 struct PlaneQuery {
-  Plane plane;             ///< Finite, non-zero normal.
-  double error_bound = 0;  ///< Valid for points inside the region given to `within`.
+  Plane plane;  ///< Finite, non-zero normal.
+  /// Holds every triangle asked about; boxes are clipped to it before the exact test.
+  Aabb region = Aabb::empty();
+  double error_bound = 0;  ///< Valid for points inside `region`.
   /// Error bound of the float child tests, or +inf when they must not be used.
   float float_error_bound = std::numeric_limits<float>::infinity();
 
-  /// The query for `plane` over points inside `region` (the BVH's bounds).
-  [[nodiscard]] static PlaneQuery within(const Plane& plane, const Aabb& region) {
-    if (region.is_empty()) return {plane, 0.0};
-    const double magnitude = plane_value_magnitude(plane, region);
+  /// The query for `plane` over triangles inside `region` (the BVH's bounds) whose node boxes
+  /// lie inside `reach` (`Bvh::reach`, which holds `region`).
+  [[nodiscard]] static PlaneQuery within(const Plane& plane, const Aabb& region,
+                                         const Aabb& reach) {
+    if (region.is_empty()) return {plane, region, 0.0};
     // 4u > gamma_3, with room for the rounding of this bound itself.
     // Plus a few of the smallest subnormals for products that underflow.
-    const double float_bound = 8.0 * 0x1p-24 * magnitude + 0x1p-146;
-    const bool float_safe = magnitude < 1e30;  // no product or sum can overflow
-    return {plane, 4.0 * exact::unit_roundoff * magnitude,
+    const double reach_magnitude = plane_value_magnitude(plane, reach);
+    const double float_bound = 8.0 * 0x1p-24 * reach_magnitude + 0x1p-146;
+    const bool float_safe = reach_magnitude < 1e30;  // no product or sum can overflow
+    return {plane, region, 4.0 * exact::unit_roundoff * plane_value_magnitude(plane, region),
             float_safe ? static_cast<float>(float_bound * (1 + 1e-6))
                        : std::numeric_limits<float>::infinity()};
   }
 
-  /// False only when the closed box (inside the region) lies strictly on one side: its lowest
-  /// corner along the normal is above the plane or its highest below (exact).
+  /// False only when the closed box lies strictly on one side: the part of it inside the
+  /// region has its lowest corner along the normal above the plane or its highest below
+  /// (exact). Clipping changes no answer, as every triangle lies in the region, and keeps the
+  /// corners finite and within `error_bound`'s reach.
   [[nodiscard]] bool may_touch(const Aabb& node) const {
-    return intersects(node, plane, error_bound);
+    const Aabb clipped = node.intersected(region);
+    return !clipped.is_empty() && intersects(clipped, plane, error_bound);
   }
 
   /// Always false: a plane holds no whole box.
@@ -77,12 +84,11 @@ struct PlaneQuery {
       for (int axis = 0; axis < 3; ++axis) {
         const float n = plane.normal[axis];
         const Float4 weight = Float4::splat(n);
-        const Float4 lower = Float4::load(node.bounds[2 * axis] + 4 * group);
-        const Float4 upper = Float4::load(node.bounds[2 * axis + 1] + 4 * group);
+        const Float4 lower = node.face_row(2 * axis, group);
+        const Float4 upper = node.face_row(2 * axis + 1, group);
         low = low + weight * (n >= 0 ? lower : upper);
         high = high + weight * (n >= 0 ? upper : lower);
       }
-      // Unused lanes hold empty boxes, whose low is +inf or NaN (inf - inf): never touching.
       touching |= (less_equal_mask(low, upper_bound) & less_equal_mask(lower_bound, high))
                   << (4 * group);
     }
@@ -114,7 +120,7 @@ struct PlaneQuery {
 /// normal.
 [[nodiscard]] inline PlaneQuery make_query(const Bvh& bvh, const Plane& plane) {
   validate(plane, "plane query");
-  return PlaneQuery::within(plane, bvh.bounds());
+  return PlaneQuery::within(plane, bvh.bounds(), bvh.reach);
 }
 
 }  // namespace trisect

@@ -9,7 +9,7 @@ namespace trisect::detail {
 /// A compiled form of the ray traversal.
 enum class RayKernel {
   four_lane,   ///< Portable: SSE on x86-64 (two groups of four lanes per node), scalar elsewhere.
-  eight_lane,  ///< AVX: all eight lanes of a node in one operation per row.
+  eight_lane,  ///< AVX2: all eight lanes of a node in one operation per row.
 };
 
 /// True when this build has `kernel` and the processor can run it.

@@ -74,8 +74,8 @@ struct SphereQuery {
       Float4 gap2 = zero, reach2 = zero;
       for (int axis = 0; axis < 3; ++axis) {
         const Float4 center = Float4::splat(sphere.center[axis]);
-        const Float4 lower = Float4::load(node.bounds[2 * axis] + 4 * group);
-        const Float4 upper = Float4::load(node.bounds[2 * axis + 1] + 4 * group);
+        const Float4 lower = node.face_row(2 * axis, group);
+        const Float4 upper = node.face_row(2 * axis + 1, group);
         const Float4 below = lower - center, above = center - upper;
         const Float4 gap = max_ignoring_nan(max_ignoring_nan(below, above), zero);
         const Float4 reach = max_ignoring_nan(center - lower, upper - center);

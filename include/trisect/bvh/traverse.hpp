@@ -19,7 +19,10 @@ namespace trisect {
 /// `may_touch(box)`: false only when no point of the closed box touches the set (may be
 /// conservative); `contains(box)`: true only when the whole closed box lies in the set, so
 /// every triangle inside it touches (may be conservative the other way); `touches(triangle)`:
-/// the exact answer for one triangle.
+/// the exact answer for one triangle. The boxes are the nodes' decoded child boxes
+/// (`WideNode`): each holds the triangles below it but may stick out of `Bvh::bounds()` by a
+/// grid step, and where the triangles span more than about 3.4e38 on an axis an upper face
+/// may be +inf.
 template <class Query>
 concept TriangleQuery = requires(const Query& query, const Aabb& box, const Triangle& triangle) {
   { query.may_touch(box) } -> std::convertible_to<bool>;
@@ -34,14 +37,16 @@ concept TriangleVisitor = std::invocable<Visit&, TriangleId> &&
 bool > ;
 
 /// Which children of a wide node a query may touch, and which lie inside it: bit i for child
-/// i. Only used lanes may have bits set, and `inside` is a subset of `touching`.
+/// i; `inside` is a subset of `touching`. A query's `child_masks` may set bits of unused lanes
+/// (their decoded boxes are meaningless points); the traversal keeps the used ones.
 struct ChildMasks {
   unsigned touching = 0;
   unsigned inside = 0;
 };
 
-/// A query that tests all children of a wide node at once (with SIMD), with the meaning
-/// of `may_touch` and `contains` per child. Queries without it are tested child by child.
+/// A query that tests all children of a wide node at once (with SIMD, on the decoded faces
+/// `WideNode::face_row`), with the meaning of `may_touch` and `contains` per child. Queries
+/// without it are tested child by child.
 template <class Query>
 concept WideTriangleQuery = TriangleQuery<Query> &&
     requires(const Query& query, const WideNode& node) {
@@ -50,13 +55,17 @@ concept WideTriangleQuery = TriangleQuery<Query> &&
 
 namespace detail {
 
+/// The query's masks for the used children of `node`.
 template <TriangleQuery Query>
 [[nodiscard]] ChildMasks child_masks(const Query& query, const WideNode& node) {
+  const unsigned used = node.used_mask();
   if constexpr (WideTriangleQuery<Query>) {
-    return query.child_masks(node);
+    const ChildMasks masks = query.child_masks(node);
+    return {masks.touching & used, masks.inside & masks.touching & used};
   } else {
     ChildMasks masks;
-    for (int i = 0; i < WideNode::width && node.child[i] != WideNode::unused; ++i) {
+    for (unsigned lanes = used; lanes != 0; lanes &= lanes - 1) {
+      const int i = std::countr_zero(lanes);
       const Aabb box = node.child_bounds(i);
       if (!query.may_touch(box)) continue;
       masks.touching |= 1u << i;
@@ -195,7 +204,6 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
     unsigned inner = 0;
     for (unsigned bits = masks.touching; bits != 0 && completed; bits &= bits - 1) {
       const int i = std::countr_zero(bits);
-      if (node.child[i] == WideNode::unused) continue;  // a query's mask is not trusted here
       const std::uint32_t begin = node.first[i], end = node.child_end(i, entry.end);
       if ((masks.inside >> i & 1u) != 0) {
         completed = detail::report_slots(bvh, query, visit, begin, end, true, local);

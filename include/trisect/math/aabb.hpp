@@ -4,6 +4,8 @@
 
 #include "trisect/math/vec.hpp"
 
+#include <algorithm>
+
 #include <glm/common.hpp>
 
 #include <limits>
@@ -71,6 +73,14 @@ struct Aabb {
     Aabb result = *this;
     result.extend(other);
     return result;
+  }
+
+  /// The common part of this box and `other` (empty, min > max somewhere, when they are
+  /// disjoint).
+  [[nodiscard]] Aabb intersected(const Aabb& other) const noexcept {
+    return {
+        {std::max(min.x, other.min.x), std::max(min.y, other.min.y), std::max(min.z, other.min.z)},
+        {std::min(max.x, other.max.x), std::min(max.y, other.max.y), std::min(max.z, other.max.z)}};
   }
 
   /// True when `point` lies in the closed box.

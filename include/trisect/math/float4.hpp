@@ -29,6 +29,14 @@ struct Float4 {
   [[nodiscard]] static Float4 load_xyz(const float* p) noexcept {
     return {_mm_and_ps(_mm_load_ps(p), _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)))};
   }
+  /// Lanes p[0..3] converted from unsigned bytes to floats (exactly); any alignment.
+  [[nodiscard]] static Float4 from_bytes(const std::uint8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, sizeof four);
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i words = _mm_unpacklo_epi8(_mm_cvtsi32_si128(four), zero);
+    return {_mm_cvtepi32_ps(_mm_unpacklo_epi16(words, zero))};
+  }
   /// `s` in every lane.
   [[nodiscard]] static Float4 splat(float s) noexcept { return {_mm_set1_ps(s)}; }
   /// Lanes a, b, c and d.
@@ -82,6 +90,10 @@ struct Float4 {
   /// Lanes p[0..2] and 0 in the fourth, whatever p[3] holds.
   [[nodiscard]] static Float4 load_xyz(const float* p) noexcept {
     return {{p[0], p[1], p[2], 0.0f}};
+  }
+  /// Lanes p[0..3] converted from unsigned bytes to floats (exactly).
+  [[nodiscard]] static Float4 from_bytes(const std::uint8_t* p) noexcept {
+    return {{float(p[0]), float(p[1]), float(p[2]), float(p[3])}};
   }
   /// `s` in every lane.
   [[nodiscard]] static Float4 splat(float s) noexcept { return {{s, s, s, s}}; }

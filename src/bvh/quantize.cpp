@@ -1,0 +1,106 @@
+#include "quantize.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace trisect::detail {
+namespace {
+
+// Grid steps are normal floats, so that a step's bit pattern is its biased exponent alone.
+constexpr int lowest_exponent = -126;
+constexpr int highest_exponent = 127;
+constexpr int largest_face = 255;
+
+// Face value q on a grid, rounded once: what a fused multiply-add gives, and also what a
+// multiplication then an addition give whenever q * step is a float (see `product_fits`).
+float decoded(int q, float step, float origin) { return std::fma(float(q), step, origin); }
+
+// True when q * step is a float, so that every evaluation of the decode gives `decoded`.
+bool product_fits(int q, float step) {
+  return double(q) * double(step) <= double(std::numeric_limits<float>::max());
+}
+
+// The smallest exponent whose grid from `low` reaches `high` in 255 steps, once decoded.
+// 2^127 always does: 255 * 2^127 + low rounds to +inf for any finite low.
+int grid_exponent(float low, float high) {
+  int exponent = lowest_exponent;
+  const double extent = double(high) - double(low);
+  if (extent > 0) {
+    int above;  // extent / 255 < 2^above; start two below, in case the division rounded
+    std::frexp(extent / largest_face, &above);
+    exponent = std::clamp(above - 2, lowest_exponent, highest_exponent);
+  }
+  while (exponent < highest_exponent &&
+         decoded(largest_face, std::ldexp(1.0f, exponent), low) < high)
+    ++exponent;
+  return exponent;
+}
+
+// `value` - `origin` in steps, rounded to an integer by `round` and clamped to 0..255.
+template <class Round>
+int estimate(float value, float step, float origin, Round round) {
+  const double steps = round((double(value) - double(origin)) / double(step));
+  return static_cast<int>(std::clamp(steps, 0.0, double(largest_face)));
+}
+
+// The largest face whose decoded value is <= `value` (origin <= value) and whose product
+// fits, so that no evaluation of the decode can overflow on a lower face.
+int lower_face(float value, float step, float origin) {
+  int q = std::min(estimate(value, step, origin, [](double x) { return std::floor(x); }) + 1,
+                   largest_face);
+  while (q > 0 && !(product_fits(q, step) && decoded(q, step, origin) <= value)) --q;
+  return q;
+}
+
+// The smallest face whose decoded value is >= `value`; one exists, as the grid's 255th
+// point reaches the highest face. Where its product does not fit (a span beyond 3.4e38), a
+// multiplication then an addition decode it to +inf, which is higher still.
+int upper_face(float value, float step, float origin) {
+  int q = std::max(estimate(value, step, origin, [](double x) { return std::ceil(x); }) - 1, 0);
+  while (q < largest_face && decoded(q, step, origin) < value) ++q;
+  return q;
+}
+
+}  // namespace
+
+void quantize_children(WideNode& node, const Aabb* boxes, int count) {
+  node.used = static_cast<std::uint8_t>((1u << count) - 1);
+  for (int axis = 0; axis < 3; ++axis) {
+    float low = boxes[0].min[axis], high = boxes[0].max[axis];
+    for (int i = 1; i < count; ++i) {
+      low = std::min(low, boxes[i].min[axis]);
+      high = std::max(high, boxes[i].max[axis]);
+    }
+    const int exponent = grid_exponent(low, high);
+    const float step = std::ldexp(1.0f, exponent);
+    node.origin[axis] = low;
+    node.exponent[axis] = static_cast<std::uint8_t>(exponent + 127);
+    for (int i = 0; i < WideNode::width; ++i) {
+      const bool used = i < count;
+      node.faces[2 * axis][i] =
+          static_cast<std::uint8_t>(used ? lower_face(boxes[i].min[axis], step, low) : 0);
+      node.faces[2 * axis + 1][i] =
+          static_cast<std::uint8_t>(used ? upper_face(boxes[i].max[axis], step, low) : 0);
+    }
+  }
+}
+
+Aabb reach_of(const std::vector<WideNode>& wide, const Aabb& root_bounds) {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, wide.size(), 1024), root_bounds,
+      [&](const tbb::blocked_range<std::size_t>& range, Aabb reach) {
+        for (std::size_t index = range.begin(); index != range.end(); ++index)
+          for (unsigned used = wide[index].used_mask(); used != 0; used &= used - 1)
+            reach = reach.merged(wide[index].child_bounds(std::countr_zero(used)));
+        return reach;
+      },
+      [](const Aabb& a, const Aabb& b) { return a.merged(b); });
+}
+
+}  // namespace trisect::detail
