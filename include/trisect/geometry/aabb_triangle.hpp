@@ -5,9 +5,11 @@
 #include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/exact.hpp"
+#include "trisect/math/float4.hpp"
 #include "trisect/math/triangle.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace trisect {
@@ -59,16 +61,21 @@ struct EdgeAxis {
   }
 };
 
+/// True when the axis edge × unit_k separates, for `edge` 0, 1, 2 (a→b, b→c, c→a) and k the
+/// axis other than I and J.
+template <int I, int J>
+[[nodiscard]] bool edge_axis_separates(const Triangle& t, const Aabb& box, int edge) {
+  const float vi[3] = {t.a[I], t.b[I], t.c[I]}, vj[3] = {t.a[J], t.b[J], t.c[J]};
+  const int next = (edge + 1) % 3, other = (edge + 2) % 3;
+  const EdgeAxis along{vi[edge], vj[edge], vi[next], vj[next]};
+  return along.separates(vi[other], vj[other], box.min[I], box.max[I], box.min[J], box.max[J]);
+}
+
 /// True when one of the three axes edge × unit_k (k the axis other than I and J) separates.
 template <int I, int J>
 [[nodiscard]] bool edge_axes_separate_around(const Triangle& t, const Aabb& box) {
-  const float lo_i = box.min[I], hi_i = box.max[I], lo_j = box.min[J], hi_j = box.max[J];
-  const float vi[3] = {t.a[I], t.b[I], t.c[I]}, vj[3] = {t.a[J], t.b[J], t.c[J]};
-  for (int edge = 0; edge < 3; ++edge) {
-    const int next = (edge + 1) % 3, other = (edge + 2) % 3;
-    const EdgeAxis along{vi[edge], vj[edge], vi[next], vj[next]};
-    if (along.separates(vi[other], vj[other], lo_i, hi_i, lo_j, hi_j)) return true;
-  }
+  for (int edge = 0; edge < 3; ++edge)
+    if (edge_axis_separates<I, J>(t, box, edge)) return true;
   return false;
 }
 
@@ -169,6 +176,141 @@ struct ApproximateNormal {
          edge_axes_separate_around<0, 1>(t, box);
 }
 
+/// `intersects(triangle, box)` without the float filter: the box normals, then the triangle
+/// normal and the nine edge axes in double with their exact fallbacks. The exact home of the
+/// test, and the oracle of the filter's tests.
+[[nodiscard]] inline bool intersects_without_float_filter(const Triangle& t, const Aabb& box) {
+  if (box_normals_separate(t, box)) return false;
+  if (triangle_normal_separates(t, box)) return false;
+  return !edge_axes_separate(t, box);
+}
+
+// The float filter. Most triangles are decided in float, before any double or exact work: each
+// sign below is taken from a float value only when that value exceeds a bound on its error,
+// and an axis whose value is within the bound is handed to the double and exact path above, so
+// that every answer is the exact one.
+//
+// Error model (Higham, "Accuracy and Stability of Numerical Algorithms", 2002, §2.1 and §3.1,
+// with gradual underflow): an operation on floats returns (x op y)(1 + d) + h with |d| <= u =
+// 2^-24 and |h| <= eta = 2^-150, half the smallest subnormal. h = 0 for sums and differences (a
+// sum in the subnormal range is exact: Hauser, "Handling Floating-Point Exceptions in Numeric
+// Programs", TOPLAS 1996) and for products by powers of two whose result is normal. Overflow is
+// kept out by `float_filter_applies`: with every coordinate at most 2^40 in magnitude, the
+// differences stay below 2^41, their products below 2^83, and every value and bound below 2^127.
+// A compiler that fuses a product into a sum only removes roundings from these bounds.
+
+/// The float filter's unit roundoff, 2^-24.
+inline constexpr float float_unit_roundoff = 0x1p-24f;
+
+/// True when every coordinate of the triangle and the box has magnitude at most 2^40 (false
+/// for NaN): then no quantity of the float filter overflows.
+[[nodiscard]] inline bool float_filter_applies(const Triangle& t, const Aabb& box) noexcept {
+  const Float4 limit = Float4::splat(0x1p40f);
+  const auto within = [&](const Vec3& v) {
+    return less_equal_mask(abs(Float4::xyz(v.x, v.y, v.z)), limit);
+  };
+  return (within(t.a) & within(t.b) & within(t.c) & within(box.min) & within(box.max)) == 0xfu;
+}
+
+/// The float filter of the triangle normal axis (`triangle_normal_separates`): 1 when it
+/// certainly separates, 0 when it certainly does not, 2 when undecided. Needs
+/// `float_filter_applies`.
+///
+/// Bound. Each normal component n_k = t1 - t2, t1 and t2 products of two differences of
+/// inputs, is computed within 4.01 u m_k + 2.01 eta, m_k = |t1| + |t2| as computed (three
+/// roundings and an underflow per product, one rounding for the difference). With d_k = x_k -
+/// a_k for a box corner x (one rounding), each product n_k d_k errs by at most 6.03 u m_k D_k +
+/// 2.02 eta D_k + eta, D_k = max(|min_k - a_k|, |max_k - a_k|); as in the double version, the
+/// larger (smaller) of the two corner products moves by at most the larger of their errors.
+/// The two roundings of the sum add 2.02 u sum m_k D_k. In all, the largest and the smallest
+/// n·(x - a) over the box err by less than 8.06 u sum m_k D_k + 2.03 eta sum D_k + 3.01 eta;
+/// `bound` = 16 u sum m_k D_k + 2^-143 (1 + sum D_k) exceeds that even after its own
+/// roundings and underflows (2^-143 = 8 eta).
+[[nodiscard]] inline int triangle_normal_in_float(const Triangle& t, const Aabb& box) noexcept {
+  const float e1[3] = {t.b.x - t.a.x, t.b.y - t.a.y, t.b.z - t.a.z};
+  const float e2[3] = {t.c.x - t.a.x, t.c.y - t.a.y, t.c.z - t.a.z};
+  float highest = 0, lowest = 0, weighted = 0, reach = 1;
+  for (int k = 0; k < 3; ++k) {
+    const int i = (k + 1) % 3, j = (k + 2) % 3;
+    const float t1 = e1[i] * e2[j], t2 = e1[j] * e2[i];
+    const float n = t1 - t2, magnitude = std::fabs(t1) + std::fabs(t2);
+    const float below = box.min[k] - t.a[k], above = box.max[k] - t.a[k];
+    const float p = n * below, q = n * above;
+    highest += std::max(p, q);
+    lowest += std::min(p, q);
+    const float d = std::max(std::fabs(below), std::fabs(above));
+    weighted += magnitude * d;
+    reach += d;
+  }
+  const float bound = 16.0f * float_unit_roundoff * weighted + 0x1p-143f * reach;
+  if (highest < -bound || lowest > bound) return 1;
+  if (highest > bound && lowest < -bound) return 0;
+  return 2;
+}
+
+/// The float filter of the three axes edge × unit_k (k the axis other than I and J), one edge
+/// per lane (a→b, b→c, c→a; the fourth lane unused): the lanes whose axis certainly separates
+/// in bits 0-2, the undecided ones in bits 4-6. Needs `float_filter_applies`.
+///
+/// As in `EdgeAxis`, f(v) = e_j v_i - e_i v_j for the edge p→q, e = q - p, and the axis
+/// separates when f(p) and f(r) (r the third vertex) both exceed the box's largest f or both
+/// fall below its smallest. f(v) - f(x) = e_j (v_i - x_i) - e_i (v_j - x_j) for a box corner x
+/// is smallest at the smaller of the two products e_j (v_i - x_i) minus the larger of the two
+/// e_i (v_j - x_j), largest the other way round: no corner needs choosing by sign.
+///
+/// Bound. Each product errs by at most 3.01 u its computed magnitude + 1.01 eta (three
+/// roundings: the two differences and the product, and an underflow); taking the smaller or
+/// larger of two moves the value by at most the larger error; the difference rounds once. So
+/// f(v) - f(x) at the extreme corner errs by less than 4.01 u M + 2.02 eta, M the sum of the
+/// larger magnitudes of the two pairs of products; `bound` = 8 u M + 2^-146 exceeds that after
+/// its own roundings (2^-146 = 16 eta).
+template <int I, int J>
+[[nodiscard]] unsigned edge_axes_in_float(const Triangle& t, const Aabb& box) noexcept {
+  const Float4 pi = Float4::lanes(t.a[I], t.b[I], t.c[I], 0.0f);
+  const Float4 pj = Float4::lanes(t.a[J], t.b[J], t.c[J], 0.0f);
+  const Float4 ri = Float4::lanes(t.c[I], t.a[I], t.b[I], 0.0f);
+  const Float4 rj = Float4::lanes(t.c[J], t.a[J], t.b[J], 0.0f);
+  const Float4 ei = Float4::lanes(t.b[I], t.c[I], t.a[I], 0.0f) - pi;
+  const Float4 ej = Float4::lanes(t.b[J], t.c[J], t.a[J], 0.0f) - pj;
+  const Float4 lo_i = Float4::splat(box.min[I]), hi_i = Float4::splat(box.max[I]);
+  const Float4 lo_j = Float4::splat(box.min[J]), hi_j = Float4::splat(box.max[J]);
+  const Float4 zero = Float4::splat(0.0f);
+  struct Projection {
+    Float4 above_top, above_bottom, bound;  // f(v) - largest f(x), f(v) - smallest f(x)
+  };
+  const auto project = [&](Float4 vi, Float4 vj) {
+    const Float4 si_lo = ej * (vi - lo_i), si_hi = ej * (vi - hi_i);
+    const Float4 sj_lo = ei * (vj - lo_j), sj_hi = ei * (vj - hi_j);
+    const Float4 magnitude =
+        max_ignoring_nan(abs(si_lo), abs(si_hi)) + max_ignoring_nan(abs(sj_lo), abs(sj_hi));
+    return Projection{
+        min_ignoring_nan(si_lo, si_hi) - max_ignoring_nan(sj_lo, sj_hi),
+        max_ignoring_nan(si_lo, si_hi) - min_ignoring_nan(sj_lo, sj_hi),
+        magnitude * Float4::splat(8.0f * float_unit_roundoff) + Float4::splat(0x1p-146f)};
+  };
+  const Projection p = project(pi, pj), r = project(ri, rj);
+  const Float4 p_floor = zero - p.bound, r_floor = zero - r.bound;
+  const unsigned beyond_top = less_mask(p.bound, p.above_top) & less_mask(r.bound, r.above_top);
+  const unsigned beyond_bottom =
+      less_mask(p.above_bottom, p_floor) & less_mask(r.above_bottom, r_floor);
+  const unsigned not_beyond_top = less_mask(p.above_top, p_floor) | less_mask(r.above_top, r_floor);
+  const unsigned not_beyond_bottom =
+      less_mask(p.bound, p.above_bottom) | less_mask(r.bound, r.above_bottom);
+  const unsigned separating = (beyond_top | beyond_bottom) & 0x7u;
+  const unsigned undecided = ~(separating | (not_beyond_top & not_beyond_bottom)) & 0x7u;
+  return separating | undecided << 4;
+}
+
+/// True when one of the edge axes of `edge_axes_in_float<I, J>`'s undecided lanes (bits 4-6 of
+/// `decided`) separates, each decided by `edge_axis_separates`.
+template <int I, int J>
+[[nodiscard]] bool undecided_edge_axes_separate(const Triangle& t, const Aabb& box,
+                                                unsigned decided) {
+  for (unsigned lanes = decided >> 4 & 0x7u; lanes != 0; lanes &= lanes - 1)
+    if (edge_axis_separates<I, J>(t, box, std::countr_zero(lanes))) return true;
+  return false;
+}
+
 }  // namespace detail
 
 /// True when the closed triangle and the closed box share at least one point (touching counts:
@@ -178,11 +320,24 @@ struct ApproximateNormal {
 /// axis decided with strict inequalities in exact arithmetic. Degenerate triangles (segments,
 /// points) and degenerate boxes (slabs, points) are answered correctly: the 13 axes contain
 /// every facet normal of their Minkowski difference, and a zero axis never separates.
-/// The box must not be empty.
+/// The box must not be empty. Most triangles are decided in float with proven error bounds
+/// (`detail::triangle_normal_in_float`, `detail::edge_axes_in_float`); the rest, and
+/// coordinates beyond 2^40 in magnitude, in double and exact arithmetic
+/// (`detail::intersects_without_float_filter`), with the same answers.
 [[nodiscard]] inline bool intersects(const Triangle& triangle, const Aabb& box) {
+  if (!detail::float_filter_applies(triangle, box))
+    return detail::intersects_without_float_filter(triangle, box);
   if (detail::box_normals_separate(triangle, box)) return false;
-  if (detail::triangle_normal_separates(triangle, box)) return false;
-  return !detail::edge_axes_separate(triangle, box);
+  const int normal = detail::triangle_normal_in_float(triangle, box);
+  if (normal == 1) return false;
+  const unsigned yz = detail::edge_axes_in_float<1, 2>(triangle, box);
+  const unsigned zx = detail::edge_axes_in_float<2, 0>(triangle, box);
+  const unsigned xy = detail::edge_axes_in_float<0, 1>(triangle, box);
+  if (((yz | zx | xy) & 0x7u) != 0) return false;
+  if (normal == 2 && detail::triangle_normal_separates(triangle, box)) return false;
+  return !detail::undecided_edge_axes_separate<1, 2>(triangle, box, yz) &&
+         !detail::undecided_edge_axes_separate<2, 0>(triangle, box, zx) &&
+         !detail::undecided_edge_axes_separate<0, 1>(triangle, box, xy);
 }
 
 /// Symmetric form of `intersects(triangle, box)`.
