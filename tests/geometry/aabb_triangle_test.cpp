@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -213,6 +215,7 @@ class FilterCases {
   explicit FilterCases(std::uint64_t seed) : rng_(seed) {}
 
   float scale = 1;
+  float offset = 0;  ///< Added to every coordinate but the mixed binades'.
   /// When set, every coordinate is a random float of magnitude below 2 times 2^e, e uniform in
   /// [lowest_exponent, lowest_exponent + 40]: products of differences fall across the
   /// subnormal range, and differences of mixed binades round.
@@ -269,7 +272,12 @@ class FilterCases {
         return uniform(-1, 1) * scale * std::ldexp(1.0f, integer(-30, 0));
     }
   }
-  Vec3 point() { return {coordinate(), coordinate(), coordinate()}; }
+  /// A finite point (`intersects` takes finite inputs).
+  Vec3 point() {
+    Vec3 p = Vec3{coordinate(), coordinate(), coordinate()} + (mixed_binades ? 0.0f : offset);
+    for (int k = 0; k < 3; ++k) p[k] = std::clamp(p[k], -FLT_MAX, FLT_MAX);
+    return p;
+  }
 
   std::mt19937_64 rng_;
 };
@@ -280,14 +288,20 @@ class FilterCases {
 int filter_disagreements(const Triangle& t, const Aabb& box, std::uint64_t& decided) {
   using namespace trisect::detail;
   int wrong = intersects(t, box) != intersects_without_float_filter(t, box) ? 1 : 0;
-  if (!float_filter_applies(t, box)) return wrong;
+  const VertexLanes vertices = VertexLanes::of(t, box);
+  if (vertices.box_normal_separates() != box_normals_separate(t, box)) ++wrong;
+  if (vertices.vertex_inside() != (box.contains(t.a) || box.contains(t.b) || box.contains(t.c)))
+    ++wrong;
+  if (!vertices.within_float_range()) return wrong;
   const int normal = triangle_normal_in_float(t, box);
   if (normal != 2) {
     ++decided;
     if ((normal == 1) != triangle_normal_separates(t, box)) ++wrong;
   }
-  const unsigned lanes[3] = {edge_axes_in_float<1, 2>(t, box), edge_axes_in_float<2, 0>(t, box),
-                             edge_axes_in_float<0, 1>(t, box)};
+  const EdgeLanes edges = EdgeLanes::of(vertices);
+  const unsigned lanes[3] = {edge_axes_in_float<1, 2>(vertices, edges),
+                             edge_axes_in_float<2, 0>(vertices, edges),
+                             edge_axes_in_float<0, 1>(vertices, edges)};
   for (int edge = 0; edge < 3; ++edge) {
     const bool exact[3] = {edge_axis_separates<1, 2>(t, box, edge),
                            edge_axis_separates<2, 0>(t, box, edge),
@@ -307,7 +321,7 @@ TEST_CASE("aabb-triangle: the float filter decides as the exact path does",
           "[geometry][aabb_triangle][property]") {
   FilterCases cases(0xb0c5'a7ULL);
   // Around 1e-30 and 1e30 the squares leave float's range (underflow, or the filter stands
-  // aside beyond 2^40); 1e-40 and 1.4e-45 are subnormal; 1e12 straddles the 2^40 limit.
+  // aside beyond 2^40 from the box); 1e-40 and 1.4e-45 are subnormal; 1e12 straddles 2^40.
   const float scales[] = {1.0f,     1e-30f, 1e-6f, 1e6f,  1e30f, 1e-40f,
                           1.4e-45f, 1e-38f, 1e11f, 1e12f, 3e38f};
   for (const float scale : scales) {
@@ -325,6 +339,21 @@ TEST_CASE("aabb-triangle: the float filter decides as the exact path does",
     CHECK(wrong == 0);
     if (scale >= 1e-6f && scale <= 1e11f) CHECK(decided > 100000);  // the filter is used
   }
+  // Far from the origin, close together: a few ulps of the offset apart.
+  for (const float offset : {1e6f, 1e12f, -1e15f}) {
+    cases.offset = offset;
+    cases.scale = 4 * (std::nextafter(offset, 2 * offset) - offset);
+    std::uint64_t decided = 0;
+    int wrong = 0;
+    for (int i = 0; i < 20000; ++i) {
+      const auto [t, box] = cases.next();
+      wrong += filter_disagreements(t, box, decided);
+    }
+    INFO("around " << offset << ": " << decided << " axes decided in float");
+    CHECK(wrong == 0);
+    CHECK(decided > 10000);
+  }
+  cases.offset = 0;
   cases.mixed_binades = true;
   for (const int lowest_exponent : {-110, -100, -90, -80, -70}) {
     cases.lowest_exponent = lowest_exponent;
@@ -365,13 +394,20 @@ TEST_CASE("aabb-triangle: the float filter's edge bound covers underflow",
   CHECK(wrong == 0);
 }
 
-TEST_CASE("aabb-triangle: the float filter stands aside beyond 2^40", "[geometry][aabb_triangle]") {
-  using trisect::detail::float_filter_applies;
+TEST_CASE("aabb-triangle: the float filter stands aside beyond 2^40 from the box",
+          "[geometry][aabb_triangle]") {
+  using trisect::detail::VertexLanes;
+  const auto in_range = [](const Triangle& t, const Aabb& box) {
+    return VertexLanes::of(t, box).within_float_range();
+  };
   const Triangle t{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-  CHECK(float_filter_applies(t, cube));
-  CHECK(float_filter_applies(t, Aabb::from_corners({-0x1p40f, 0, 0}, {0x1p40f, 1, 1})));
-  CHECK_FALSE(float_filter_applies(t, Aabb::from_corners({0, 0, 0}, {up(0x1p40f), 1, 1})));
-  CHECK_FALSE(float_filter_applies(Triangle{{0, 0, 0}, {1, 0, 0}, {0, 0, -1e30f}}, cube));
+  CHECK(in_range(t, cube));
+  CHECK(in_range(t, Aabb::from_corners({-0x1p40f, 0, 0}, {0x1p40f, 1, 1})));
+  CHECK_FALSE(in_range(t, Aabb::from_corners({0, 0, 0}, {up(0x1p40f), 1, 1})));
+  CHECK_FALSE(in_range(Triangle{{0, 0, 0}, {1, 0, 0}, {0, 0, -1e30f}}, cube));
+  CHECK_FALSE(in_range(Triangle{{0, 0, 0}, {1, 0, 0}, {0, 0, up(0x1p40f)}}, cube));
+  // Far from the origin but close to each other: in range.
+  CHECK(in_range(translated(t, {1e30f, 0, 0}), Aabb::from_corners({1e30f, 0, 0}, {1e30f, 1, 1})));
   // Far out, the double and exact path answers: the vertex (2^100, 0, 0) lies on the face.
   const float far = 0x1p100f;
   CHECK(touches_checked(Triangle{{far, 0, 0}, {2 * far, far, 0}, {2 * far, 0, far}},

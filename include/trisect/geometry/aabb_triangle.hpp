@@ -195,26 +195,88 @@ struct ApproximateNormal {
 // 2^-24 and |h| <= eta = 2^-150, half the smallest subnormal. h = 0 for sums and differences (a
 // sum in the subnormal range is exact: Hauser, "Handling Floating-Point Exceptions in Numeric
 // Programs", TOPLAS 1996) and for products by powers of two whose result is normal. Overflow is
-// kept out by `float_filter_applies`: with every coordinate at most 2^40 in magnitude, the
-// differences stay below 2^41, their products below 2^83, and every value and bound below 2^127.
-// A compiler that fuses a product into a sum only removes roundings from these bounds.
+// kept out by `VertexLanes::within_float_range`: every quantity below is built from differences
+// of inputs, vertex minus box bound (at most 2^40 in magnitude, as checked) and vertex minus
+// vertex (at most 2^41, up to rounding); the normal's components stay below 2^84, and every
+// value and bound below 2^126. A compiler that fuses a product into a sum only removes
+// roundings from these bounds.
 
 /// The float filter's unit roundoff, 2^-24.
 inline constexpr float float_unit_roundoff = 0x1p-24f;
 
-/// True when every coordinate of the triangle and the box has magnitude at most 2^40 (false
-/// for NaN): then no quantity of the float filter overflows.
-[[nodiscard]] inline bool float_filter_applies(const Triangle& t, const Aabb& box) noexcept {
-  const Float4 limit = Float4::splat(0x1p40f);
-  const auto within = [&](const Vec3& v) {
-    return less_equal_mask(abs(Float4::xyz(v.x, v.y, v.z)), limit);
-  };
-  return (within(t.a) & within(t.b) & within(t.c) & within(box.min) & within(box.max)) == 0xfu;
-}
+/// The triangle's vertices against the box, one vertex per lane (a, b, c; the fourth lane is
+/// ignored), axis by axis: the float filter's first look.
+/// Differences of floats round, but keep their exact sign (zero only for equal inputs, by
+/// gradual underflow), so the box normals and vertices inside are decided exactly.
+struct VertexLanes {
+  Float4 position[3];  ///< v_k.
+  Float4 below[3];     ///< v_k - min_k.
+  Float4 above[3];     ///< v_k - max_k.
+
+  [[nodiscard]] static VertexLanes of(const Triangle& t, const Aabb& box) noexcept {
+    VertexLanes v;
+    v.position[0] = Float4::lanes(t.a.x, t.b.x, t.c.x, 0.0f);
+    v.position[1] = Float4::lanes(t.a.y, t.b.y, t.c.y, 0.0f);
+    v.position[2] = Float4::lanes(t.a.z, t.b.z, t.c.z, 0.0f);
+    for (int k = 0; k < 3; ++k) {
+      v.below[k] = v.position[k] - Float4::splat(box.min[k]);
+      v.above[k] = v.position[k] - Float4::splat(box.max[k]);
+    }
+    return v;
+  }
+
+  /// True when every |v_k - min_k| and |v_k - max_k| is at most 2^40 (false for NaN and
+  /// infinities): then nothing that the float filter computes overflows.
+  [[nodiscard]] bool within_float_range() const noexcept {
+    const Float4 limit = Float4::splat(0x1p40f);
+    unsigned within = 0x7u;
+    for (int k = 0; k < 3; ++k)
+      within &= less_equal_mask(abs(below[k]), limit) & less_equal_mask(abs(above[k]), limit);
+    return within == 0x7u;
+  }
+
+  /// True when a vertex lies in the closed box (exact).
+  [[nodiscard]] bool vertex_inside() const noexcept {
+    const Float4 zero = Float4::splat(0.0f);
+    unsigned inside = 0x7u;
+    for (int k = 0; k < 3; ++k)
+      inside &= less_equal_mask(zero, below[k]) & less_equal_mask(above[k], zero);
+    return inside != 0;
+  }
+
+  /// True when a box normal separates (exact): all three vertices beyond one face.
+  [[nodiscard]] bool box_normal_separates() const noexcept {
+    const Float4 zero = Float4::splat(0.0f);
+    bool beyond = false;
+    for (int k = 0; k < 3; ++k)
+      beyond |= ((less_mask(zero, above[k]) & 0x7u) == 0x7u) |
+                ((less_mask(below[k], zero) & 0x7u) == 0x7u);
+    return beyond;
+  }
+};
+
+/// What the edge axes add to `VertexLanes`: per axis k, the edges' components and each
+/// vertex's reach.
+struct EdgeLanes {
+  Float4 edge[3];         ///< Component k of the edges b - a, c - b, a - c.
+  Float4 edge_length[3];  ///< |edge[k]|.
+  Float4 reach[3];        ///< max(|v_k - min_k|, |v_k - max_k|), of the rounded differences.
+
+  [[nodiscard]] static EdgeLanes of(const VertexLanes& v) noexcept {
+    EdgeLanes e;
+    for (int k = 0; k < 3; ++k) {
+      e.edge[k] = shuffle<1, 2, 0, 3>(v.position[k]) - v.position[k];
+      e.edge_length[k] = abs(e.edge[k]);
+      // v - min >= v - max (the box is not empty): the larger magnitude is v - min or max - v.
+      e.reach[k] = max_ignoring_nan(v.below[k], Float4::splat(0.0f) - v.above[k]);
+    }
+    return e;
+  }
+};
 
 /// The float filter of the triangle normal axis (`triangle_normal_separates`): 1 when it
-/// certainly separates, 0 when it certainly does not, 2 when undecided. Needs
-/// `float_filter_applies`.
+/// certainly separates, 0 when it certainly does not, 2 when undecided. Needs the triangle and
+/// box's `VertexLanes::within_float_range`.
 ///
 /// Bound. Each normal component n_k = t1 - t2, t1 and t2 products of two differences of
 /// inputs, is computed within 4.01 u m_k + 2.01 eta, m_k = |t1| + |t2| as computed (three
@@ -224,8 +286,9 @@ inline constexpr float float_unit_roundoff = 0x1p-24f;
 /// larger (smaller) of the two corner products moves by at most the larger of their errors.
 /// The two roundings of the sum add 2.02 u sum m_k D_k. In all, the largest and the smallest
 /// n·(x - a) over the box err by less than 8.06 u sum m_k D_k + 2.03 eta sum D_k + 3.01 eta;
-/// `bound` = 16 u sum m_k D_k + 2^-143 (1 + sum D_k) exceeds that even after its own
-/// roundings and underflows (2^-143 = 8 eta).
+/// `bound` = 16 u sum m_k D_k + 2^-126 (1 + sum D_k) exceeds that even after its own
+/// roundings and underflows (2^-126 = 2^24 eta: the smallest normal float, where 8 eta would
+/// do, since arithmetic on subnormal operands is slow on x86).
 [[nodiscard]] inline int triangle_normal_in_float(const Triangle& t, const Aabb& box) noexcept {
   const float e1[3] = {t.b.x - t.a.x, t.b.y - t.a.y, t.b.z - t.a.z};
   const float e2[3] = {t.c.x - t.a.x, t.c.y - t.a.y, t.c.z - t.a.z};
@@ -242,15 +305,15 @@ inline constexpr float float_unit_roundoff = 0x1p-24f;
     weighted += magnitude * d;
     reach += d;
   }
-  const float bound = 16.0f * float_unit_roundoff * weighted + 0x1p-143f * reach;
+  const float bound = 16.0f * float_unit_roundoff * weighted + 0x1p-126f * reach;
   if (highest < -bound || lowest > bound) return 1;
   if (highest > bound && lowest < -bound) return 0;
   return 2;
 }
 
 /// The float filter of the three axes edge × unit_k (k the axis other than I and J), one edge
-/// per lane (a→b, b→c, c→a; the fourth lane unused): the lanes whose axis certainly separates
-/// in bits 0-2, the undecided ones in bits 4-6. Needs `float_filter_applies`.
+/// per lane (a→b, b→c, c→a): the lanes whose axis certainly separates in bits 0-2, the
+/// undecided ones in bits 4-6. Needs `v.within_float_range()`; `e` is `EdgeLanes::of(v)`.
 ///
 /// As in `EdgeAxis`, f(v) = e_j v_i - e_i v_j for the edge p→q, e = q - p, and the axis
 /// separates when f(p) and f(r) (r the third vertex) both exceed the box's largest f or both
@@ -262,33 +325,33 @@ inline constexpr float float_unit_roundoff = 0x1p-24f;
 /// roundings: the two differences and the product, and an underflow); taking the smaller or
 /// larger of two moves the value by at most the larger error; the difference rounds once. So
 /// f(v) - f(x) at the extreme corner errs by less than 4.01 u M + 2.02 eta, M the sum of the
-/// larger magnitudes of the two pairs of products; `bound` = 8 u M + 2^-146 exceeds that after
-/// its own roundings (2^-146 = 16 eta).
+/// larger magnitudes of the two pairs of products, computed as |e_j| reach_i + |e_i| reach_j
+/// (rounding is monotone and odd, so the rounded product of the larger factor is the larger
+/// rounded product); `bound` = 8 u M + 2^-126 exceeds that after its own roundings (2^-126 =
+/// 2^24 eta, the smallest normal float, where 16 eta would do).
 template <int I, int J>
-[[nodiscard]] unsigned edge_axes_in_float(const Triangle& t, const Aabb& box) noexcept {
-  const Float4 pi = Float4::lanes(t.a[I], t.b[I], t.c[I], 0.0f);
-  const Float4 pj = Float4::lanes(t.a[J], t.b[J], t.c[J], 0.0f);
-  const Float4 ri = Float4::lanes(t.c[I], t.a[I], t.b[I], 0.0f);
-  const Float4 rj = Float4::lanes(t.c[J], t.a[J], t.b[J], 0.0f);
-  const Float4 ei = Float4::lanes(t.b[I], t.c[I], t.a[I], 0.0f) - pi;
-  const Float4 ej = Float4::lanes(t.b[J], t.c[J], t.a[J], 0.0f) - pj;
-  const Float4 lo_i = Float4::splat(box.min[I]), hi_i = Float4::splat(box.max[I]);
-  const Float4 lo_j = Float4::splat(box.min[J]), hi_j = Float4::splat(box.max[J]);
-  const Float4 zero = Float4::splat(0.0f);
+[[nodiscard]] unsigned edge_axes_in_float(const VertexLanes& v, const EdgeLanes& e) noexcept {
+  const Float4 ei = e.edge[I], ej = e.edge[J];
   struct Projection {
     Float4 above_top, above_bottom, bound;  // f(v) - largest f(x), f(v) - smallest f(x)
   };
-  const auto project = [&](Float4 vi, Float4 vj) {
-    const Float4 si_lo = ej * (vi - lo_i), si_hi = ej * (vi - hi_i);
-    const Float4 sj_lo = ei * (vj - lo_j), sj_hi = ei * (vj - hi_j);
-    const Float4 magnitude =
-        max_ignoring_nan(abs(si_lo), abs(si_hi)) + max_ignoring_nan(abs(sj_lo), abs(sj_hi));
+  const auto project = [&](Float4 below_i, Float4 above_i, Float4 reach_i, Float4 below_j,
+                           Float4 above_j, Float4 reach_j) {
+    const Float4 si_lo = ej * below_i, si_hi = ej * above_i;
+    const Float4 sj_lo = ei * below_j, sj_hi = ei * above_j;
+    const Float4 magnitude = e.edge_length[J] * reach_i + e.edge_length[I] * reach_j;
     return Projection{
         min_ignoring_nan(si_lo, si_hi) - max_ignoring_nan(sj_lo, sj_hi),
         max_ignoring_nan(si_lo, si_hi) - min_ignoring_nan(sj_lo, sj_hi),
-        magnitude * Float4::splat(8.0f * float_unit_roundoff) + Float4::splat(0x1p-146f)};
+        magnitude * Float4::splat(8.0f * float_unit_roundoff) + Float4::splat(0x1p-126f)};
   };
-  const Projection p = project(pi, pj), r = project(ri, rj);
+  // p: each edge's first vertex (a, b, c); r: its third (c, a, b).
+  const Projection p =
+      project(v.below[I], v.above[I], e.reach[I], v.below[J], v.above[J], e.reach[J]);
+  const auto third = [](Float4 lanes) { return shuffle<2, 0, 1, 3>(lanes); };
+  const Projection r = project(third(v.below[I]), third(v.above[I]), third(e.reach[I]),
+                               third(v.below[J]), third(v.above[J]), third(e.reach[J]));
+  const Float4 zero = Float4::splat(0.0f);
   const Float4 p_floor = zero - p.bound, r_floor = zero - r.bound;
   const unsigned beyond_top = less_mask(p.bound, p.above_top) & less_mask(r.bound, r.above_top);
   const unsigned beyond_bottom =
@@ -321,18 +384,21 @@ template <int I, int J>
 /// points) and degenerate boxes (slabs, points) are answered correctly: the 13 axes contain
 /// every facet normal of their Minkowski difference, and a zero axis never separates.
 /// The box must not be empty. Most triangles are decided in float with proven error bounds
-/// (`detail::triangle_normal_in_float`, `detail::edge_axes_in_float`); the rest, and
-/// coordinates beyond 2^40 in magnitude, in double and exact arithmetic
+/// (`detail::VertexLanes`, `detail::triangle_normal_in_float`, `detail::edge_axes_in_float`);
+/// the rest, and vertices farther than 2^40 from the box's bounds, in double and exact arithmetic
 /// (`detail::intersects_without_float_filter`), with the same answers.
 [[nodiscard]] inline bool intersects(const Triangle& triangle, const Aabb& box) {
-  if (!detail::float_filter_applies(triangle, box))
-    return detail::intersects_without_float_filter(triangle, box);
-  if (detail::box_normals_separate(triangle, box)) return false;
+  const detail::VertexLanes vertices = detail::VertexLanes::of(triangle, box);
+  if (!vertices.within_float_range()) return detail::intersects_without_float_filter(triangle, box);
+  // Both exact and cheap; one branch for the two common early answers.
+  const bool inside = vertices.vertex_inside(), apart = vertices.box_normal_separates();
+  if (inside || apart) return inside;
   const int normal = detail::triangle_normal_in_float(triangle, box);
   if (normal == 1) return false;
-  const unsigned yz = detail::edge_axes_in_float<1, 2>(triangle, box);
-  const unsigned zx = detail::edge_axes_in_float<2, 0>(triangle, box);
-  const unsigned xy = detail::edge_axes_in_float<0, 1>(triangle, box);
+  const detail::EdgeLanes edges = detail::EdgeLanes::of(vertices);
+  const unsigned yz = detail::edge_axes_in_float<1, 2>(vertices, edges);
+  const unsigned zx = detail::edge_axes_in_float<2, 0>(vertices, edges);
+  const unsigned xy = detail::edge_axes_in_float<0, 1>(vertices, edges);
   if (((yz | zx | xy) & 0x7u) != 0) return false;
   if (normal == 2 && detail::triangle_normal_separates(triangle, box)) return false;
   return !detail::undecided_edge_axes_separate<1, 2>(triangle, box, yz) &&
