@@ -315,6 +315,24 @@ int filter_disagreements(const Triangle& t, const Aabb& box, std::uint64_t& deci
   return wrong;
 }
 
+/// Float filter decisions of 20,000 cases from `cases`: the axes decided, and the
+/// disagreements with the exact path (the first one described in the test's output).
+struct FilterRun {
+  std::uint64_t decided = 0;
+  int wrong = 0;
+};
+FilterRun run_filter(FilterCases& cases) {
+  FilterRun run;
+  for (int i = 0; i < 20000; ++i) {
+    const auto [t, box] = cases.next();
+    const int disagreements = filter_disagreements(t, box, run.decided);
+    if (disagreements != 0 && run.wrong == 0)
+      UNSCOPED_INFO(trisect::testing::describe(t) << " " << trisect::testing::describe(box));
+    run.wrong += disagreements;
+  }
+  return run;
+}
+
 }  // namespace
 
 TEST_CASE("aabb-triangle: the float filter decides as the exact path does",
@@ -326,45 +344,27 @@ TEST_CASE("aabb-triangle: the float filter decides as the exact path does",
                           1.4e-45f, 1e-38f, 1e11f, 1e12f, 3e38f};
   for (const float scale : scales) {
     cases.scale = scale;
-    std::uint64_t decided = 0;
-    int wrong = 0;
-    for (int i = 0; i < 20000; ++i) {
-      const auto [t, box] = cases.next();
-      const int disagreements = filter_disagreements(t, box, decided);
-      if (disagreements != 0 && wrong == 0)
-        UNSCOPED_INFO(trisect::testing::describe(t) << " " << trisect::testing::describe(box));
-      wrong += disagreements;
-    }
-    INFO("scale " << scale << ": " << decided << " axes decided in float");
-    CHECK(wrong == 0);
-    if (scale >= 1e-6f && scale <= 1e11f) CHECK(decided > 100000);  // the filter is used
+    const FilterRun run = run_filter(cases);
+    INFO("scale " << scale << ": " << run.decided << " axes decided in float");
+    CHECK(run.wrong == 0);
+    if (scale >= 1e-6f && scale <= 1e11f) CHECK(run.decided > 100000);  // the filter is used
   }
   // Far from the origin, close together: a few ulps of the offset apart.
   for (const float offset : {1e6f, 1e12f, -1e15f}) {
     cases.offset = offset;
     cases.scale = 4 * (std::nextafter(offset, 2 * offset) - offset);
-    std::uint64_t decided = 0;
-    int wrong = 0;
-    for (int i = 0; i < 20000; ++i) {
-      const auto [t, box] = cases.next();
-      wrong += filter_disagreements(t, box, decided);
-    }
-    INFO("around " << offset << ": " << decided << " axes decided in float");
-    CHECK(wrong == 0);
-    CHECK(decided > 10000);
+    const FilterRun run = run_filter(cases);
+    INFO("around " << offset << ": " << run.decided << " axes decided in float");
+    CHECK(run.wrong == 0);
+    CHECK(run.decided > 10000);
   }
   cases.offset = 0;
   cases.mixed_binades = true;
   for (const int lowest_exponent : {-110, -100, -90, -80, -70}) {
     cases.lowest_exponent = lowest_exponent;
-    std::uint64_t decided = 0;
-    int wrong = 0;
-    for (int i = 0; i < 20000; ++i) {
-      const auto [t, box] = cases.next();
-      wrong += filter_disagreements(t, box, decided);
-    }
-    INFO("binades from 2^" << lowest_exponent << ": " << decided << " axes decided in float");
-    CHECK(wrong == 0);
+    const FilterRun run = run_filter(cases);
+    INFO("binades from 2^" << lowest_exponent << ": " << run.decided << " axes decided in float");
+    CHECK(run.wrong == 0);
   }
 }
 
