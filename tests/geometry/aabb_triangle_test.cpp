@@ -244,7 +244,7 @@ class FilterCases {
       const int k = integer(0, 2);
       a[k] = integer(0, 1) == 0 ? lo[k] : hi[k];
     }
-    return {Triangle{a, b, c}, Aabb::from_corners(lo, hi)};
+    return {Triangle{finite(a), finite(b), finite(c)}, Aabb::from_corners(lo, hi)};
   }
 
  private:
@@ -272,11 +272,15 @@ class FilterCases {
         return uniform(-1, 1) * scale * std::ldexp(1.0f, integer(-30, 0));
     }
   }
-  /// A finite point (`intersects` takes finite inputs).
-  Vec3 point() {
-    Vec3 p = Vec3{coordinate(), coordinate(), coordinate()} + (mixed_binades ? 0.0f : offset);
-    for (int k = 0; k < 3; ++k) p[k] = std::clamp(p[k], -FLT_MAX, FLT_MAX);
+  /// `p` with infinities replaced by the largest floats and NaN by 0 (`intersects` takes finite
+  /// inputs; the degenerate shapes can overflow at the largest scales).
+  static Vec3 finite(Vec3 p) {
+    for (int k = 0; k < 3; ++k)
+      p[k] = std::isnan(p[k]) ? 0.0f : std::clamp(p[k], -FLT_MAX, FLT_MAX);
     return p;
+  }
+  Vec3 point() {
+    return finite(Vec3{coordinate(), coordinate(), coordinate()} + (mixed_binades ? 0.0f : offset));
   }
 
   std::mt19937_64 rng_;
@@ -289,9 +293,10 @@ int filter_disagreements(const Triangle& t, const Aabb& box, std::uint64_t& deci
   using namespace trisect::detail;
   int wrong = intersects(t, box) != intersects_without_float_filter(t, box) ? 1 : 0;
   const VertexLanes vertices = VertexLanes::of(t, box);
-  if (vertices.box_normal_separates() != box_normals_separate(t, box)) ++wrong;
-  if (vertices.vertex_inside() != (box.contains(t.a) || box.contains(t.b) || box.contains(t.c)))
-    ++wrong;
+  const bool vertex_inside = box.contains(t.a) || box.contains(t.b) || box.contains(t.c);
+  const Aabb bounds = t.bounds();
+  const bool apart = !bounds.overlaps(box);
+  if (vertices_against_box(t, box) != (vertex_inside ? 1 : (apart ? -1 : 0))) ++wrong;
   if (!vertices.within_float_range()) return wrong;
   const int normal = triangle_normal_in_float(t, box);
   if (normal != 2) {

@@ -79,11 +79,26 @@ template <int I, int J>
   return false;
 }
 
+/// The two cheapest exact answers, from comparisons of the inputs alone (a vertex per Float4,
+/// lanes x, y, z): 1 when a vertex lies in the closed box, -1 when one of the three box face
+/// normals separates the closed sets, 0 otherwise. Finite inputs.
+[[nodiscard]] inline int vertices_against_box(const Triangle& t, const Aabb& box) noexcept {
+  const Float4 lo = Float4::xyz(box.min.x, box.min.y, box.min.z);
+  const Float4 hi = Float4::xyz(box.max.x, box.max.y, box.max.z);
+  const Float4 a = Float4::xyz(t.a.x, t.a.y, t.a.z), b = Float4::xyz(t.b.x, t.b.y, t.b.z),
+               c = Float4::xyz(t.c.x, t.c.y, t.c.z);
+  const auto inside = [&](Float4 v) {
+    return (less_equal_mask(lo, v) & less_equal_mask(v, hi) & 0x7u) == 0x7u;
+  };
+  const Float4 low = min_ignoring_nan(min_ignoring_nan(a, b), c);
+  const Float4 high = max_ignoring_nan(max_ignoring_nan(a, b), c);
+  const bool apart = ((less_mask(high, lo) | less_mask(hi, low)) & 0x7u) != 0;
+  return (inside(a) | inside(b) | inside(c)) ? 1 : (apart ? -1 : 0);
+}
+
 /// True when one of the three box face normals separates the closed sets (exact comparisons).
 [[nodiscard]] inline bool box_normals_separate(const Triangle& t, const Aabb& box) noexcept {
-  const Aabb bounds = t.bounds();
-  return bounds.max.x < box.min.x || bounds.min.x > box.max.x || bounds.max.y < box.min.y ||
-         bounds.min.y > box.max.y || bounds.max.z < box.min.z || bounds.min.z > box.max.z;
+  return vertices_against_box(t, box) < 0;
 }
 
 /// True when the triangle's plane has the whole box strictly on one side (exact arithmetic).
@@ -179,7 +194,8 @@ struct ApproximateNormal {
 /// `intersects(triangle, box)` without the float filter: the box normals, then the triangle
 /// normal and the nine edge axes in double with their exact fallbacks. The exact home of the
 /// test, and the oracle of the filter's tests.
-[[nodiscard]] inline bool intersects_without_float_filter(const Triangle& t, const Aabb& box) {
+[[nodiscard, gnu::noinline]] inline bool intersects_without_float_filter(const Triangle& t,
+                                                                         const Aabb& box) {
   if (box_normals_separate(t, box)) return false;
   if (triangle_normal_separates(t, box)) return false;
   return !edge_axes_separate(t, box);
@@ -205,9 +221,7 @@ struct ApproximateNormal {
 inline constexpr float float_unit_roundoff = 0x1p-24f;
 
 /// The triangle's vertices against the box, one vertex per lane (a, b, c; the fourth lane is
-/// ignored), axis by axis: the float filter's first look.
-/// Differences of floats round, but keep their exact sign (zero only for equal inputs, by
-/// gradual underflow), so the box normals and vertices inside are decided exactly.
+/// ignored), axis by axis: what the float filter's edge axes start from.
 struct VertexLanes {
   Float4 position[3];  ///< v_k.
   Float4 below[3];     ///< v_k - min_k.
@@ -233,25 +247,6 @@ struct VertexLanes {
     for (int k = 0; k < 3; ++k)
       within &= less_equal_mask(abs(below[k]), limit) & less_equal_mask(abs(above[k]), limit);
     return within == 0x7u;
-  }
-
-  /// True when a vertex lies in the closed box (exact).
-  [[nodiscard]] bool vertex_inside() const noexcept {
-    const Float4 zero = Float4::splat(0.0f);
-    unsigned inside = 0x7u;
-    for (int k = 0; k < 3; ++k)
-      inside &= less_equal_mask(zero, below[k]) & less_equal_mask(above[k], zero);
-    return inside != 0;
-  }
-
-  /// True when a box normal separates (exact): all three vertices beyond one face.
-  [[nodiscard]] bool box_normal_separates() const noexcept {
-    const Float4 zero = Float4::splat(0.0f);
-    bool beyond = false;
-    for (int k = 0; k < 3; ++k)
-      beyond |= ((less_mask(zero, above[k]) & 0x7u) == 0x7u) |
-                ((less_mask(below[k], zero) & 0x7u) == 0x7u);
-    return beyond;
   }
 };
 
@@ -374,6 +369,25 @@ template <int I, int J>
   return false;
 }
 
+/// `intersects(t, box)` when no vertex lies inside the box and no box normal separates
+/// (`vertices_against_box` is 0), for `vertices` = `VertexLanes::of(t, box)` within the float
+/// range: the triangle normal and the edge axes, filtered in float. Out of line, so that the common
+/// early answers stay small.
+[[gnu::noinline]] inline bool no_axis_but_box_normals_separates(const Triangle& t, const Aabb& box,
+                                                                const VertexLanes& vertices) {
+  const int normal = triangle_normal_in_float(t, box);
+  if (normal == 1) return false;
+  const EdgeLanes edges = EdgeLanes::of(vertices);
+  const unsigned yz = edge_axes_in_float<1, 2>(vertices, edges);
+  const unsigned zx = edge_axes_in_float<2, 0>(vertices, edges);
+  const unsigned xy = edge_axes_in_float<0, 1>(vertices, edges);
+  if (((yz | zx | xy) & 0x7u) != 0) return false;
+  if (normal == 2 && triangle_normal_separates(t, box)) return false;
+  return !undecided_edge_axes_separate<1, 2>(t, box, yz) &&
+         !undecided_edge_axes_separate<2, 0>(t, box, zx) &&
+         !undecided_edge_axes_separate<0, 1>(t, box, xy);
+}
+
 }  // namespace detail
 
 /// True when the closed triangle and the closed box share at least one point (touching counts:
@@ -383,27 +397,18 @@ template <int I, int J>
 /// axis decided with strict inequalities in exact arithmetic. Degenerate triangles (segments,
 /// points) and degenerate boxes (slabs, points) are answered correctly: the 13 axes contain
 /// every facet normal of their Minkowski difference, and a zero axis never separates.
-/// The box must not be empty. Most triangles are decided in float with proven error bounds
-/// (`detail::VertexLanes`, `detail::triangle_normal_in_float`, `detail::edge_axes_in_float`);
-/// the rest, and vertices farther than 2^40 from the box's bounds, in double and exact arithmetic
+/// The box must not be empty; inputs must be finite. A vertex inside the box or a separating
+/// box normal answers at once (`detail::vertices_against_box`); most other triangles are decided
+/// in float with proven error bounds (`detail::VertexLanes`, `detail::triangle_normal_in_float`,
+/// `detail::edge_axes_in_float`); the rest, and vertices farther than 2^40 from the box's bounds,
+/// in double and exact arithmetic
 /// (`detail::intersects_without_float_filter`), with the same answers.
 [[nodiscard]] inline bool intersects(const Triangle& triangle, const Aabb& box) {
+  const int early = detail::vertices_against_box(triangle, box);
+  if (early != 0) return early > 0;
   const detail::VertexLanes vertices = detail::VertexLanes::of(triangle, box);
   if (!vertices.within_float_range()) return detail::intersects_without_float_filter(triangle, box);
-  // Both exact and cheap; one branch for the two common early answers.
-  const bool inside = vertices.vertex_inside(), apart = vertices.box_normal_separates();
-  if (inside || apart) return inside;
-  const int normal = detail::triangle_normal_in_float(triangle, box);
-  if (normal == 1) return false;
-  const detail::EdgeLanes edges = detail::EdgeLanes::of(vertices);
-  const unsigned yz = detail::edge_axes_in_float<1, 2>(vertices, edges);
-  const unsigned zx = detail::edge_axes_in_float<2, 0>(vertices, edges);
-  const unsigned xy = detail::edge_axes_in_float<0, 1>(vertices, edges);
-  if (((yz | zx | xy) & 0x7u) != 0) return false;
-  if (normal == 2 && detail::triangle_normal_separates(triangle, box)) return false;
-  return !detail::undecided_edge_axes_separate<1, 2>(triangle, box, yz) &&
-         !detail::undecided_edge_axes_separate<2, 0>(triangle, box, zx) &&
-         !detail::undecided_edge_axes_separate<0, 1>(triangle, box, xy);
+  return detail::no_axis_but_box_normals_separates(triangle, box, vertices);
 }
 
 /// Symmetric form of `intersects(triangle, box)`.
