@@ -5,7 +5,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <random>
+#include <utility>
 
 using trisect::Aabb;
 using trisect::Triangle;
@@ -198,4 +203,220 @@ TEST_CASE("aabb-triangle agrees with exact clipping on random inputs",
     // Boxes with a corner at a vertex, or at random.
     return std::pair{triangle, g.tie(0.3) ? g.box_from(triangle.a) : g.box()};
   });
+}
+
+namespace {
+
+/// Inputs for the float filter: coordinates at `scale` from small lattices (ties with box faces,
+/// edges and corners), random floats, a few ulps off a lattice, and random binades below it;
+/// degenerate triangles and boxes, and vertices put on box faces, a fifth of the time each.
+class FilterCases {
+ public:
+  explicit FilterCases(std::uint64_t seed) : rng_(seed) {}
+
+  float scale = 1;
+  float offset = 0;  ///< Added to every coordinate but the mixed binades'.
+  /// When set, every coordinate is a random float of magnitude below 2 times 2^e, e uniform in
+  /// [lowest_exponent, lowest_exponent + 40]: products of differences fall across the
+  /// subnormal range, and differences of mixed binades round.
+  bool mixed_binades = false;
+  int lowest_exponent = -100;
+
+  std::pair<Triangle, Aabb> next() {
+    Vec3 a = point(), b = point(), c = point();
+    const int triangle_shape = integer(0, 14);
+    if (triangle_shape == 0) b = a;                                    // segment
+    if (triangle_shape == 1) c = a = b;                                // point
+    if (triangle_shape == 2) c = a + (b - a) * float(integer(-2, 3));  // collinear
+    Vec3 lo = point(), hi = point();
+    for (int k = 0; k < 3; ++k)
+      if (lo[k] > hi[k]) std::swap(lo[k], hi[k]);
+    const int box_shape = integer(0, 14);
+    if (box_shape == 0) hi = lo;                   // point
+    if (box_shape == 1) hi.x = lo.x;               // slab
+    if (box_shape == 2) hi.y = lo.y, hi.z = lo.z;  // segment
+    if (box_shape == 3) {                          // a corner at a vertex
+      lo = a;
+      for (int k = 0; k < 3; ++k)
+        if (lo[k] > hi[k]) std::swap(lo[k], hi[k]);
+    }
+    if (box_shape == 4) {  // a vertex on a face
+      const int k = integer(0, 2);
+      a[k] = integer(0, 1) == 0 ? lo[k] : hi[k];
+    }
+    return {Triangle{finite(a), finite(b), finite(c)}, Aabb::from_corners(lo, hi)};
+  }
+
+ private:
+  int integer(int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng_); }
+  float uniform(float low, float high) {
+    return static_cast<float>(std::uniform_real_distribution<double>(low, high)(rng_));
+  }
+  float coordinate() {
+    if (mixed_binades)
+      return uniform(-2, 2) * std::ldexp(1.0f, integer(lowest_exponent, lowest_exponent + 40));
+    switch (integer(0, 4)) {
+      case 0:
+        return float(integer(-4, 4)) * scale;
+      case 1:
+        return float(integer(-8, 8)) * 0.5f * scale;
+      case 2:
+        return uniform(-4, 4) * scale;
+      case 3: {
+        float x = float(integer(-4, 4)) * scale;
+        for (int steps = integer(-3, 3); steps != 0; steps += steps > 0 ? -1 : 1)
+          x = std::nextafter(x, steps > 0 ? HUGE_VALF : -HUGE_VALF);
+        return x;
+      }
+      default:
+        return uniform(-1, 1) * scale * std::ldexp(1.0f, integer(-30, 0));
+    }
+  }
+  /// `p` with infinities replaced by the largest floats and NaN by 0 (`intersects` takes finite
+  /// inputs; the degenerate shapes can overflow at the largest scales).
+  static Vec3 finite(Vec3 p) {
+    for (int k = 0; k < 3; ++k)
+      p[k] = std::isnan(p[k]) ? 0.0f : std::clamp(p[k], -FLT_MAX, FLT_MAX);
+    return p;
+  }
+  Vec3 point() {
+    return finite(Vec3{coordinate(), coordinate(), coordinate()} + (mixed_binades ? 0.0f : offset));
+  }
+
+  std::mt19937_64 rng_;
+};
+
+/// Counts the float filter's decisions on (t, box) that differ from the exact ones, axis by
+/// axis (the triangle normal, the nine edge axes) and for the whole test; adds the axes it
+/// decided to `decided`.
+int filter_disagreements(const Triangle& t, const Aabb& box, std::uint64_t& decided) {
+  using namespace trisect::detail;
+  int wrong = intersects(t, box) != intersects_without_float_filter(t, box) ? 1 : 0;
+  const VertexLanes vertices = VertexLanes::of(t, box);
+  const bool vertex_inside = box.contains(t.a) || box.contains(t.b) || box.contains(t.c);
+  const Aabb bounds = t.bounds();
+  const bool apart = !bounds.overlaps(box);
+  if (vertices_against_box(t, box) != (vertex_inside ? 1 : (apart ? -1 : 0))) ++wrong;
+  if (!vertices.within_float_range()) return wrong;
+  const int normal = triangle_normal_in_float(t, box);
+  if (normal != 2) {
+    ++decided;
+    if ((normal == 1) != triangle_normal_separates(t, box)) ++wrong;
+  }
+  const EdgeLanes edges = EdgeLanes::of(vertices);
+  const unsigned lanes[3] = {edge_axes_in_float<1, 2>(vertices, edges),
+                             edge_axes_in_float<2, 0>(vertices, edges),
+                             edge_axes_in_float<0, 1>(vertices, edges)};
+  for (int edge = 0; edge < 3; ++edge) {
+    const bool exact[3] = {edge_axis_separates<1, 2>(t, box, edge),
+                           edge_axis_separates<2, 0>(t, box, edge),
+                           edge_axis_separates<0, 1>(t, box, edge)};
+    for (int pair = 0; pair < 3; ++pair) {
+      if ((lanes[pair] >> (4 + edge) & 1u) != 0) continue;  // undecided
+      ++decided;
+      if (((lanes[pair] >> edge & 1u) != 0) != exact[pair]) ++wrong;
+    }
+  }
+  return wrong;
+}
+
+/// Float filter decisions of 20,000 cases from `cases`: the axes decided, and the
+/// disagreements with the exact path (the first one described in the test's output).
+struct FilterRun {
+  std::uint64_t decided = 0;
+  int wrong = 0;
+};
+FilterRun run_filter(FilterCases& cases) {
+  FilterRun run;
+  for (int i = 0; i < 20000; ++i) {
+    const auto [t, box] = cases.next();
+    const int disagreements = filter_disagreements(t, box, run.decided);
+    if (disagreements != 0 && run.wrong == 0)
+      UNSCOPED_INFO(trisect::testing::describe(t) << " " << trisect::testing::describe(box));
+    run.wrong += disagreements;
+  }
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("aabb-triangle: the float filter decides as the exact path does",
+          "[geometry][aabb_triangle][property]") {
+  FilterCases cases(0xb0c5'a7ULL);
+  // Around 1e-30 and 1e30 the squares leave float's range (underflow, or the filter stands
+  // aside beyond 2^40 from the box); 1e-40 and 1.4e-45 are subnormal; 1e12 straddles 2^40.
+  const float scales[] = {1.0f,     1e-30f, 1e-6f, 1e6f,  1e30f, 1e-40f,
+                          1.4e-45f, 1e-38f, 1e11f, 1e12f, 3e38f};
+  for (const float scale : scales) {
+    cases.scale = scale;
+    const FilterRun run = run_filter(cases);
+    INFO("scale " << scale << ": " << run.decided << " axes decided in float");
+    CHECK(run.wrong == 0);
+    if (scale >= 1e-6f && scale <= 1e11f) CHECK(run.decided > 100000);  // the filter is used
+  }
+  // Far from the origin, close together: a few ulps of the offset apart.
+  for (const float offset : {1e6f, 1e12f, -1e15f}) {
+    cases.offset = offset;
+    cases.scale = 4 * (std::nextafter(offset, 2 * offset) - offset);
+    const FilterRun run = run_filter(cases);
+    INFO("around " << offset << ": " << run.decided << " axes decided in float");
+    CHECK(run.wrong == 0);
+    CHECK(run.decided > 10000);
+  }
+  cases.offset = 0;
+  cases.mixed_binades = true;
+  for (const int lowest_exponent : {-110, -100, -90, -80, -70}) {
+    cases.lowest_exponent = lowest_exponent;
+    const FilterRun run = run_filter(cases);
+    INFO("binades from 2^" << lowest_exponent << ": " << run.decided << " axes decided in float");
+    CHECK(run.wrong == 0);
+  }
+}
+
+TEST_CASE("aabb-triangle: the float filter's edge bound covers underflow",
+          "[geometry][aabb_triangle]") {
+  // Edge p→q with e = (2^-75, 3·2^-76) against the point box x = (x_i, 0, 0): f(p) - f(x) =
+  // A - B with B = 2^-75 p_j = (2m + 1) 2^-150, a midpoint between subnormals, and A = 3·2^-76
+  // (p_i - x_i) within 2^-48 of it, p_i - x_i rounding to p_i. Computed, A and B round to
+  // neighbouring subnormals, a difference of ±2^-149 of either sign, while the relative part of
+  // the bound is near 2^-166: only the absolute term keeps these undecided. The third vertex r
+  // lies far on the positive side, so a wrong sign for p would claim a separating axis.
+  std::uint64_t decided = 0;
+  int wrong = 0;
+  for (int m = 1; m < 400; ++m) {
+    const float pj = std::ldexp(float(2 * m + 1), -75), qj = std::ldexp(float(4 * m + 5), -76);
+    const double target = std::ldexp(double(2 * m + 1), -74) / 3;
+    const float pi = static_cast<float>(target);
+    const float xi = static_cast<float>(double(pi) - target);
+    const float qi = pi + std::ldexp(1.0f, -75);
+    const float far = std::ldexp(1.0f, -60);
+    const Triangle t{{pi, pj, 0}, {qi, qj, 0}, {far, -far, 0}};
+    const Aabb box = Aabb::from_corners({xi, 0, 0}, {xi, 0, 0});
+    wrong += filter_disagreements(t, box, decided);
+    wrong +=
+        filter_disagreements(mirrored(t), Aabb::from_corners({-xi, 0, 0}, {-xi, 0, 0}), decided);
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("aabb-triangle: the float filter stands aside beyond 2^40 from the box",
+          "[geometry][aabb_triangle]") {
+  using trisect::detail::VertexLanes;
+  const auto in_range = [](const Triangle& t, const Aabb& box) {
+    return VertexLanes::of(t, box).within_float_range();
+  };
+  const Triangle t{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  CHECK(in_range(t, cube));
+  CHECK(in_range(t, Aabb::from_corners({-0x1p40f, 0, 0}, {0x1p40f, 1, 1})));
+  CHECK_FALSE(in_range(t, Aabb::from_corners({0, 0, 0}, {up(0x1p40f), 1, 1})));
+  CHECK_FALSE(in_range(Triangle{{0, 0, 0}, {1, 0, 0}, {0, 0, -1e30f}}, cube));
+  CHECK_FALSE(in_range(Triangle{{0, 0, 0}, {1, 0, 0}, {0, 0, up(0x1p40f)}}, cube));
+  // Far from the origin but close to each other: in range.
+  CHECK(in_range(translated(t, {1e30f, 0, 0}), Aabb::from_corners({1e30f, 0, 0}, {1e30f, 1, 1})));
+  // Far out, the double and exact path answers: the vertex (2^100, 0, 0) lies on the face.
+  const float far = 0x1p100f;
+  CHECK(touches_checked(Triangle{{far, 0, 0}, {2 * far, far, 0}, {2 * far, 0, far}},
+                        Aabb::from_corners({-far, -far, -far}, {far, far, far})));
+  CHECK_FALSE(touches_checked(Triangle{{up(far), 0, 0}, {2 * far, far, 0}, {2 * far, 0, far}},
+                              Aabb::from_corners({-far, -far, -far}, {far, far, far})));
 }

@@ -41,11 +41,8 @@ struct BoxQuery {
     }
     return {touching, inside & touching};
   }
-  /// Exact; a vertex inside the box decides at once, the SAT decides the rest.
-  [[nodiscard]] bool touches(const Triangle& triangle) const {
-    return box.contains(triangle.a) || box.contains(triangle.b) || box.contains(triangle.c) ||
-           intersects(triangle, box);
-  }
+  /// Exact: `intersects(triangle, box)`, where a vertex inside the box decides at once.
+  [[nodiscard]] bool touches(const Triangle& triangle) const { return intersects(triangle, box); }
 };
 
 /// The query for `box` over `bvh`. Infinite bounds are accepted (half-spaces, slabs, all of

@@ -66,6 +66,11 @@ inline Float4 abs(Float4 a) noexcept {
 inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
   return static_cast<unsigned>(_mm_movemask_ps(_mm_cmple_ps(a.v, b.v)));
 }
+/// Lanes a[I0], a[I1], a[I2] and a[I3].
+template <int I0, int I1, int I2, int I3>
+inline Float4 shuffle(Float4 a) noexcept {
+  return {_mm_shuffle_ps(a.v, a.v, _MM_SHUFFLE(I3, I2, I1, I0))};
+}
 /// Bit i set where lane i of a < b (false when either is NaN).
 inline unsigned less_mask(Float4 a, Float4 b) noexcept {
   return static_cast<unsigned>(_mm_movemask_ps(_mm_cmplt_ps(a.v, b.v)));
@@ -134,6 +139,11 @@ inline Float4 min_ignoring_nan(Float4 a, Float4 b) noexcept {
 /// Lane-wise |a|.
 inline Float4 abs(Float4 a) noexcept {
   return detail::each_lane(a, a, [](float x, float) { return x < 0 ? -x : x; });
+}
+/// Lanes a[I0], a[I1], a[I2] and a[I3].
+template <int I0, int I1, int I2, int I3>
+inline Float4 shuffle(Float4 a) noexcept {
+  return {{a.v[I0], a.v[I1], a.v[I2], a.v[I3]}};
 }
 /// Bit i set where lane i of a <= b (false when either is NaN).
 inline unsigned less_equal_mask(Float4 a, Float4 b) noexcept {
