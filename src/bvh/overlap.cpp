@@ -115,19 +115,16 @@ class Side {
   /// each time), for as long as the side lives for a transformed one (kept per node, as the
   /// descent meets a node many times).
   [[nodiscard]] const ChildBoxes& boxes(std::uint32_t index) {
-    const WideNode& node = bvh_.wide[index];
     if (transform_ == nullptr) {
-      decoded_ = ChildBoxes::of(node);
-      decoded_.clip(bvh_.bounds());
+      decoded_ = clipped_boxes(index);
       return decoded_;
     }
     if (mapped_index_.empty()) mapped_index_.assign(bvh_.wide.size(), unset);
     std::uint32_t& at = mapped_index_[index];
     if (at == unset) {
       at = static_cast<std::uint32_t>(mapped_boxes_.size());
-      ChildBoxes boxes = ChildBoxes::of(node);
-      boxes.clip(bvh_.bounds());
-      for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
+      ChildBoxes boxes = clipped_boxes(index);
+      for (unsigned used = bvh_.wide[index].used_mask(); used != 0; used &= used - 1) {
         const int i = std::countr_zero(used);
         boxes.set(i, mapped(boxes.child_bounds(i)));
       }
@@ -146,6 +143,13 @@ class Side {
 
  private:
   static constexpr std::uint32_t unset = 0xffffffffu;
+
+  // The decoded child boxes of wide node `index`, clipped to the root's box.
+  [[nodiscard]] ChildBoxes clipped_boxes(std::uint32_t index) const noexcept {
+    ChildBoxes boxes = ChildBoxes::of(bvh_.wide[index]);
+    boxes.clip(bvh_.bounds());
+    return boxes;
+  }
 
   [[nodiscard]] Aabb mapped(const Aabb& box) const noexcept {
     return transform_ != nullptr ? transformed_box(*transform_, box) : box;

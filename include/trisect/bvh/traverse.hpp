@@ -61,7 +61,7 @@ template <TriangleQuery Query>
   const unsigned used = node.used_mask();
   if constexpr (WideTriangleQuery<Query>) {
     const ChildMasks masks = query.child_masks(node);
-    return {masks.touching & used, masks.inside & masks.touching & used};
+    return {masks.touching & used, masks.inside & used};  // inside is within touching
   } else {
     ChildMasks masks;
     for (unsigned lanes = used; lanes != 0; lanes &= lanes - 1) {
