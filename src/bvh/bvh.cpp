@@ -60,7 +60,10 @@ void check_child(const Bvh& bvh, const WideNode& node, const Visit& visit, int l
   for (std::uint32_t slot = begin; slot < end; ++slot) {
     if (covered[slot]) broken(slot_name(slot) + " is in two leaves");
     covered[slot] = 1;
-    const Aabb triangle = bvh.triangles[slot].bounds();
+    const LeafRange stored = bvh.triangles.leaf_of(slot);
+    if (stored.begin != begin || stored.end != end)
+      broken("triangles of " + slot_name(slot) + " are not grouped as " + child + " says");
+    const Aabb triangle = bvh.triangles.triangle(slot).bounds();
     if (!box.contains(triangle))
       broken("triangle in " + slot_name(slot) + " is outside " + child + " bounds");
     if (!visit.box.contains(triangle))
@@ -112,7 +115,7 @@ void check_ids(const Bvh& bvh) {
 void check_against(const Bvh& bvh, const TriangleSoup& soup) {
   if (soup.size() != bvh.size()) broken("built over a soup of a different size");
   for (std::size_t slot = 0; slot < bvh.size(); ++slot)
-    if (!(bvh.triangles[slot] == soup.triangle(bvh.ids[slot])))
+    if (!(bvh.triangles.triangle(slot) == soup.triangle(bvh.ids[slot])))
       broken(slot_name(slot) + " does not hold input triangle " + std::to_string(bvh.ids[slot]));
 }
 
@@ -120,8 +123,7 @@ void check_against(const Bvh& bvh, const TriangleSoup& soup) {
 
 BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersection_cost) {
   BvhStatistics stats;
-  stats.bytes = bvh.wide.capacity() * sizeof(WideNode) +
-                bvh.triangles.capacity() * sizeof(Triangle) +
+  stats.bytes = bvh.wide.capacity() * sizeof(WideNode) + bvh.triangles.bytes() +
                 bvh.ids.capacity() * sizeof(TriangleId);
   if (bvh.empty()) return stats;
   stats.bytes_per_triangle = double(stats.bytes) / double(bvh.size());

@@ -1,5 +1,5 @@
-// The finishing step: triangle copy in slot order, the collapse to 8-wide nodes and their
-// quantised boxes.
+// The finishing step: the collapse to 8-wide nodes and their
+// quantised boxes, then the triangles copied in slot order, grouped by leaf.
 #include "finish.hpp"
 
 #include "huge_pages.hpp"
@@ -10,6 +10,7 @@
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <memory>
 #include <utility>
@@ -220,25 +221,31 @@ std::vector<WideNode> collapse_to_wide(const BinaryNode* nodes, std::size_t slot
   return Collapser(nodes, slot_count, costs).run();
 }
 
-std::vector<Triangle> copy_triangles(const TriangleSoup& soup, const std::vector<TriangleId>& ids) {
-  std::vector<Triangle> triangles;
-  // Reserved and advised before the first write, so that the pages are huge from the start.
-  triangles.reserve(ids.size());
-  advise_huge_pages(triangles.data(), triangles.capacity() * sizeof(Triangle));
-  triangles.resize(ids.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ids.size(), 4096), [&](const auto& range) {
-    for (std::size_t slot = range.begin(); slot != range.end(); ++slot)
-      triangles[slot] = soup.triangle(ids[slot]);
-  });
-  return triangles;
+std::vector<LeafRange> leaf_ranges(const std::vector<WideNode>& wide, std::uint32_t slot_count) {
+  std::vector<LeafRange> leaves;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0, slot_count}};  // node, end
+  while (!stack.empty()) {
+    const auto [index, end] = stack.back();
+    stack.pop_back();
+    const WideNode& node = wide[index];
+    for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
+      const int i = std::countr_zero(used);
+      if (node.child[i] == WideNode::leaf)
+        leaves.push_back({node.first[i], node.child_end(i, end)});
+      else
+        stack.emplace_back(node.child[i], node.child_end(i, end));
+    }
+  }
+  return leaves;
 }
 
 Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order, const TriangleSoup& soup,
            const CollapseCosts& costs) {
   Bvh bvh;
-  bvh.triangles = copy_triangles(soup, leaf_order);
+  const auto slot_count = static_cast<std::uint32_t>(leaf_order.size());
+  bvh.wide = collapse_to_wide(nodes, 2 * std::size_t{slot_count} - 1, costs);
+  bvh.triangles = LeafTriangles::of(soup, leaf_order, leaf_ranges(bvh.wide, slot_count));
   bvh.ids = std::move(leaf_order);
-  bvh.wide = collapse_to_wide(nodes, 2 * bvh.size() - 1, costs);
   bvh.root_bounds = nodes[0].bounds;
   bvh.reach = reach_of(bvh.wide, bvh.root_bounds);
   return bvh;

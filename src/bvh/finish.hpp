@@ -43,17 +43,17 @@ struct CollapseCosts {
                                                      std::size_t slot_count,
                                                      const CollapseCosts& costs);
 
-/// The triangles of `soup` in slot order: `soup.triangle(ids[slot])` for every slot, copied in
-/// parallel (on the calling task arena). `ids` must be valid ids of `soup`.
-[[nodiscard]] std::vector<Triangle> copy_triangles(const TriangleSoup& soup,
-                                                   const std::vector<TriangleId>& ids);
+/// The slot ranges of the leaves of the wide tree `wide` over `slot_count` slots, in no
+/// particular order.
+[[nodiscard]] std::vector<LeafRange> leaf_ranges(const std::vector<WideNode>& wide,
+                                                 std::uint32_t slot_count);
 
 /// The `Bvh` over `soup` whose tree is the binary tree rooted at `nodes[0]` and whose slots
 /// are the leaf order: `leaf_order[position]` is the input id at that position, and the leaves,
 /// left to right, cover positions [0, leaf_order.size()) in order, so positions become slots.
-/// Copies the triangles (`copy_triangles`), collapses the tree (`collapse_to_wide` with
-/// `costs`) and takes
-/// the root's box as `Bvh::bounds()`. `leaf_order` must not be empty.
+/// Collapses the tree (`collapse_to_wide` with `costs`), copies the triangles grouped by its
+/// leaves (`LeafTriangles::of`) and takes the root's box as `Bvh::bounds()`. `leaf_order` must not
+/// be empty.
 [[nodiscard]] Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order,
                          const TriangleSoup& soup, const CollapseCosts& costs);
 

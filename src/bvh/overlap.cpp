@@ -93,7 +93,7 @@ std::vector<Ready> ready_slots(const Bvh& bvh) {
   std::vector<Ready> ready(bvh.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bvh.size(), 4096), [&](const auto& range) {
     for (std::size_t slot = range.begin(); slot != range.end(); ++slot)
-      ready[slot] = Ready::of(bvh.triangles[slot]);
+      ready[slot] = Ready::of(bvh.triangles.triangle(static_cast<std::uint32_t>(slot)));
   });
   return ready;
 }
@@ -135,7 +135,7 @@ class Side {
 
   /// The triangle in `slot`, mapped.
   [[nodiscard]] Triangle triangle(std::uint32_t slot) const noexcept {
-    const Triangle& t = bvh_.triangles[slot];
+    const Triangle t = bvh_.triangles.triangle(slot);
     if (transform_ == nullptr) return t;
     return {detail::transform_point(*transform_, t.a), detail::transform_point(*transform_, t.b),
             detail::transform_point(*transform_, t.c)};
@@ -368,8 +368,8 @@ const Transform* checked_transform(const Bvh& second, const Transform& transform
   if (second.empty()) return &transform;
   const Aabb mapped_bounds = transformed_box(transform, second.bounds());
   if (is_finite(mapped_bounds.min) && is_finite(mapped_bounds.max)) return &transform;
-  for (std::size_t slot = 0; slot < second.triangles.size(); ++slot) {
-    const Triangle& t = second.triangles[slot];
+  for (std::uint32_t slot = 0; slot < second.triangles.size(); ++slot) {
+    const Triangle t = second.triangles.triangle(slot);
     for (const Vec3& v : {t.a, t.b, t.c})
       if (!is_finite(detail::transform_point(transform, v)))
         throw InvalidInput("transform: maps a vertex of triangle " +

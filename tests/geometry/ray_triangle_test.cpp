@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -148,7 +149,17 @@ TEST_CASE("four triangles at a time through possible_hits answer as intersect do
     if (ray.direction == Vec3(0.0f)) continue;
     const RayShear shear = RayShear::of(ray);
     const int count = 1 + i % 4;
-    const unsigned possible = possible_hits(ray, shear, group, count);
+    // Structure-of-arrays as a leaf stores them; what lies past the last lane is NaN, which
+    // must not matter.
+    std::array<float, 9 * 4 + 3> packed;
+    packed.fill(std::numeric_limits<float>::quiet_NaN());
+    for (int lane = 0; lane < count; ++lane) {
+      const Vec3 vertices[3] = {group[lane].a, group[lane].b, group[lane].c};
+      for (int j = 0; j < 9; ++j) packed[j * count + lane] = vertices[j / 3][j % 3];
+    }
+    const TriangleGroup soa{packed.data(), count};
+    for (int lane = 0; lane < count; ++lane) REQUIRE(soa.triangle(lane) == group[lane]);
+    const unsigned possible = possible_hits(ray, shear, soa);
     INFO("case " << i);
     CHECK(possible >> count == 0);
     for (int t = 0; t < count; ++t) {

@@ -8,6 +8,7 @@
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace trisect {
@@ -43,6 +44,28 @@ struct BoxQuery {
   }
   /// Exact: `intersects(triangle, box)`, where a vertex inside the box decides at once.
   [[nodiscard]] bool touches(const Triangle& triangle) const { return intersects(triangle, box); }
+  /// `touches` for the triangles of a leaf group: the early answers of
+  /// `detail::vertices_against_box` (a vertex inside the box, or a box face plane separating)
+  /// for all four at once, exact comparisons; the full test only for a lane they leave open.
+  [[nodiscard]] unsigned touching_lanes(const TriangleGroup& group) const {
+    const unsigned lanes = group.lane_mask();
+    unsigned vertex_inside[3] = {lanes, lanes, lanes}, apart = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      const Float4 low = Float4::splat(box.min[axis]), high = Float4::splat(box.max[axis]);
+      const Float4 a = group.lanes(0, axis), b = group.lanes(1, axis), c = group.lanes(2, axis);
+      vertex_inside[0] &= less_equal_mask(low, a) & less_equal_mask(a, high);
+      vertex_inside[1] &= less_equal_mask(low, b) & less_equal_mask(b, high);
+      vertex_inside[2] &= less_equal_mask(low, c) & less_equal_mask(c, high);
+      apart |= less_mask(max_ignoring_nan(max_ignoring_nan(a, b), c), low) |
+               less_mask(high, min_ignoring_nan(min_ignoring_nan(a, b), c));
+    }
+    unsigned touching = vertex_inside[0] | vertex_inside[1] | vertex_inside[2];
+    for (unsigned open = lanes & ~(touching | apart); open != 0; open &= open - 1) {
+      const int lane = std::countr_zero(open);
+      touching |= (intersects(group.triangle(lane), box) ? 1u : 0u) << lane;
+    }
+    return touching;
+  }
 };
 
 /// The query for `box` over `bvh`. Infinite bounds are accepted (half-spaces, slabs, all of

@@ -3,6 +3,7 @@
 /// The bounding volume hierarchy: 8-wide nodes plus the triangles in leaf order, and what can be
 /// asked of one built (statistics, validation).
 
+#include "trisect/bvh/leaf_triangles.hpp"
 #include "trisect/bvh/wide_node.hpp"
 #include "trisect/math/aabb.hpp"
 #include "trisect/mesh/triangle_soup.hpp"
@@ -13,15 +14,15 @@
 namespace trisect {
 
 /// A built hierarchy over a triangle soup: one layout, the 8-wide nodes the queries traverse,
-/// plus copies of the triangles in leaf order (so the soup it was built from may go away) and
-/// their input ids. Built by `build` (see build.hpp); holds no build logic. Empty when built
-/// over no triangles (then every query answers nothing).
+/// plus copies of the triangles in leaf order, grouped by leaf for SIMD tests (so the soup it
+/// was built from may go away), and their input ids. Built by `build` (see build.hpp); holds no
+/// build logic. Empty when built over no triangles (then every query answers nothing).
 ///
 /// Slots: the triangles are stored in slot order, and every wide node covers a contiguous run
 /// of slots; the root `wide[0]` covers all of them, [0, size()).
 struct Bvh {
   std::vector<WideNode> wide;        ///< Depth-first; wide[0] is the root when not empty.
-  std::vector<Triangle> triangles;   ///< Triangles in slot order.
+  LeafTriangles triangles;           ///< Triangles in slot order, grouped by leaf.
   std::vector<TriangleId> ids;       ///< Input id of the triangle in each slot.
   Aabb root_bounds = Aabb::empty();  ///< Box of all triangles: the root's own box.
   /// Holds `root_bounds` and every used child box as `WideNode::child_bounds` decodes it
@@ -60,8 +61,8 @@ struct BvhStatistics {
 /// so the root adds traversal_cost), and a leaf's box is its parent's decoded child box. When R is
 /// 0 every ratio A / R counts as 1. This is the cost of MacDonald & Booth ("Heuristics for ray
 /// tracing using space subdivision", 1990) taken over the wide tree: one traversal step per wide
-/// node entered, not per binary node. `bytes` counts the capacities of `wide`, `triangles` and
-/// `ids`.
+/// node entered, not per binary node. `bytes` counts the capacities of `wide`, `triangles`
+/// (`LeafTriangles::bytes`) and `ids`.
 [[nodiscard]] BvhStatistics statistics(const Bvh& bvh, float traversal_cost = 1.0f,
                                        float intersection_cost = 1.0f);
 
@@ -72,7 +73,8 @@ struct BvhStatistics {
 /// parent's, a used mask that does not match the used lanes, an unused lane that is not at the
 /// end of the node's range or has non-zero faces, a decoded child box that is empty or not
 /// inside `reach`, a triangle not inside the root's box or the decoded box of each wide node
-/// child above it, or an id out of range or used twice. The children's slot ranges tile their
+/// child above it, a leaf whose slots `LeafTriangles::leaf_of` does not place in it, or an id
+/// out of range or used twice. The children's slot ranges tile their
 /// parent's, so every slot lies in exactly one leaf. When `soup` is given, also that every slot
 /// holds exactly the input triangle its id names.
 void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);

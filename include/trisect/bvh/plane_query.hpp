@@ -108,7 +108,42 @@ struct PlaneQuery {
     return intersects(triangle, plane, error_bound);
   }
 
+  /// `touches` for the triangles of a leaf group: the float values of all four at once, the
+  /// exact test only for a lane they leave undecided.
+  [[nodiscard]] unsigned touching_lanes(const TriangleGroup& group) const {
+    const unsigned lanes = group.lane_mask();
+    unsigned undecided = lanes, touching = 0;
+    if (float_error_bound < std::numeric_limits<float>::infinity()) {
+      const Float4 upper_bound = Float4::splat(float_error_bound);
+      const Float4 lower_bound = Float4::splat(-float_error_bound);
+      unsigned all_above = lanes, all_below = lanes, some_above = 0, some_below = 0;
+      for (int vertex = 0; vertex < 3; ++vertex) {
+        const Float4 value = float_values(group, vertex);
+        const unsigned above = less_mask(upper_bound, value), below = less_mask(value, lower_bound);
+        all_above &= above;
+        all_below &= below;
+        some_above |= above;
+        some_below |= below;
+      }
+      touching = some_above & some_below & lanes;
+      undecided = lanes & ~(all_above | all_below | touching);
+    }
+    for (unsigned bits = undecided; bits != 0; bits &= bits - 1) {
+      const int lane = std::countr_zero(bits);
+      touching |= (intersects(group.triangle(lane), plane, error_bound) ? 1u : 0u) << lane;
+    }
+    return touching;
+  }
+
  private:
+  // `float_value` of vertex `vertex` of the group's four lanes, by the same operations.
+  [[nodiscard]] Float4 float_values(const TriangleGroup& group, int vertex) const noexcept {
+    const Vec3& n = plane.normal;
+    return ((Float4::splat(n.x) * group.lanes(vertex, 0) - Float4::splat(plane.d)) +
+            Float4::splat(n.y) * group.lanes(vertex, 1)) +
+           Float4::splat(n.z) * group.lanes(vertex, 2);
+  }
+
   // dot(n, p) - d in float: three products and three sums, within float_error_bound.
   [[nodiscard]] float float_value(const Vec3& p) const noexcept {
     const Vec3& n = plane.normal;

@@ -53,7 +53,29 @@ concept WideTriangleQuery = TriangleQuery<Query> &&
   { query.child_masks(node) } -> std::convertible_to<ChildMasks>;
 };
 
+/// A query that tests the triangles of a leaf group at once (`TriangleGroup`, with SIMD):
+/// `touching_lanes(group)` has bit i set exactly when `touches(group.triangle(i))`, for
+/// i < group.count, and no other bit. Queries without it are tested triangle by triangle.
+template <class Query>
+concept GroupTriangleQuery = TriangleQuery<Query> &&
+    requires(const Query& query, const TriangleGroup& group) {
+  { query.touching_lanes(group) } -> std::convertible_to<unsigned>;
+};
+
 namespace detail {
+
+/// Bit i set for each lane i of `group` whose triangle touches `query`.
+template <TriangleQuery Query>
+[[nodiscard]] unsigned touching_lanes(const Query& query, const TriangleGroup& group) {
+  if constexpr (GroupTriangleQuery<Query>) {
+    return query.touching_lanes(group);
+  } else {
+    unsigned touching = 0;
+    for (int lane = 0; lane < group.count; ++lane)
+      touching |= (query.touches(group.triangle(lane)) ? 1u : 0u) << lane;
+    return touching;
+  }
+}
 
 /// The query's masks for the used children of `node`.
 template <TriangleQuery Query>
@@ -82,8 +104,8 @@ inline void prefetch_leaves(const Bvh& bvh, const WideNode& node, unsigned mask,
   for (; mask != 0; mask &= mask - 1) {
     const int i = std::countr_zero(mask);
     if (node.child[i] != WideNode::leaf) continue;
-    const char* at = reinterpret_cast<const char*>(bvh.triangles.data() + node.first[i]);
-    const char* last = reinterpret_cast<const char*>(bvh.triangles.data() + node.child_end(i, end));
+    const char* at = static_cast<const char*>(bvh.triangles.address(node.first[i]));
+    const char* last = static_cast<const char*>(bvh.triangles.address(node.child_end(i, end)));
     for (; at < last; at += 64) __builtin_prefetch(at);
     __builtin_prefetch(last - 1);
   }
@@ -130,8 +152,8 @@ inline void prefetch_node(const Bvh& bvh, std::uint32_t index) noexcept {
   for (std::size_t line = 0; line < sizeof(WideNode); line += 64) __builtin_prefetch(at + line);
 }
 
-/// Reports slots [begin, end): all of them when `inside`, else those whose triangle touches.
-/// Returns false when `visit` stopped.
+/// Reports slots [begin, end): all of them when `inside`, else (a leaf's range) those whose
+/// triangle touches. Returns false when `visit` stopped.
 template <TriangleQuery Query, TriangleVisitor Visit>
 bool report_slots(const Bvh& bvh, const Query& query, Visit& visit, std::uint32_t begin,
                   std::uint32_t end, bool inside, QueryStats& stats) {
@@ -141,9 +163,11 @@ bool report_slots(const Bvh& bvh, const Query& query, Visit& visit, std::uint32_
       if (!visit(bvh.ids[slot])) return false;
     return true;
   }
-  for (std::uint32_t slot = begin; slot < end; ++slot) {
-    ++stats.triangles_tested;
-    if (query.touches(bvh.triangles[slot]) && !visit(bvh.ids[slot])) return false;
+  for (std::uint32_t first = begin; first < end; first += TriangleGroup::width) {
+    const TriangleGroup group = bvh.triangles.group(first, end);
+    stats.triangles_tested += static_cast<std::uint64_t>(group.count);
+    for (unsigned bits = touching_lanes(query, group); bits != 0; bits &= bits - 1)
+      if (!visit(bvh.ids[first + static_cast<std::uint32_t>(std::countr_zero(bits))])) return false;
   }
   return true;
 }

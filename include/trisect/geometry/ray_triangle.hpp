@@ -6,6 +6,7 @@
 #include "trisect/math/float4.hpp"
 #include "trisect/math/ray.hpp"
 #include "trisect/math/triangle.hpp"
+#include "trisect/math/triangle_group.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -111,32 +112,21 @@ template <int KZ>
   return some_below && some_above && m >= 0x1p-40f && m <= 0x1p40f;
 }
 
-/// `clearly_misses` for the first `count` (1 to 4) of `triangles` at once: bit i set when
-/// triangle i is certainly missed. Lane for lane the same float operations in the same order,
-/// so every bit is what `clearly_misses` answers for its triangle. Lanes past `count` repeat
-/// the first triangle and are cleared.
+/// `clearly_misses` for the triangles of `group` at once: bit i set when triangle i is
+/// certainly missed. Lane for lane the same float operations in the same order, so every bit
+/// is what `clearly_misses` answers for its triangle; lanes past the group's count are clear.
 template <int KZ>
 [[nodiscard, gnu::always_inline]] inline unsigned clearly_missed(const Ray& ray,
                                                                  const RayShear& shear,
-                                                                 const Triangle* triangles,
-                                                                 int count) {
+                                                                 const TriangleGroup& group) {
   constexpr int kx = (KZ + 1) % 3, ky = (KZ + 2) % 3;
-  const Triangle& t0 = triangles[0];
-  const Triangle& t1 = triangles[count > 1 ? 1 : 0];
-  const Triangle& t2 = triangles[count > 2 ? 2 : 0];
-  const Triangle& t3 = triangles[count > 3 ? 3 : 0];
   // Coordinate `axis` of one vertex of the four triangles, relative to the origin.
-  const auto relative = [&](Vec3 Triangle::*vertex, int axis) {
-    return Float4::lanes((t0.*vertex)[axis], (t1.*vertex)[axis], (t2.*vertex)[axis],
-                         (t3.*vertex)[axis]) -
-           Float4::splat(ray.origin[axis]);
+  const auto relative = [&](int vertex, int axis) {
+    return group.lanes(vertex, axis) - Float4::splat(ray.origin[axis]);
   };
-  const Float4 ax = relative(&Triangle::a, kx), ay = relative(&Triangle::a, ky),
-               az = relative(&Triangle::a, KZ);
-  const Float4 bx = relative(&Triangle::b, kx), by = relative(&Triangle::b, ky),
-               bz = relative(&Triangle::b, KZ);
-  const Float4 cx = relative(&Triangle::c, kx), cy = relative(&Triangle::c, ky),
-               cz = relative(&Triangle::c, KZ);
+  const Float4 ax = relative(0, kx), ay = relative(0, ky), az = relative(0, KZ);
+  const Float4 bx = relative(1, kx), by = relative(1, ky), bz = relative(1, KZ);
+  const Float4 cx = relative(2, kx), cy = relative(2, ky), cz = relative(2, KZ);
   const Float4 shear_x = Float4::splat(shear.float_sx), shear_y = Float4::splat(shear.float_sy);
   const Float4 asx = ax - shear_x * az, asy = ay - shear_y * az;
   const Float4 bsx = bx - shear_x * bz, bsy = by - shear_y * bz;
@@ -157,7 +147,7 @@ template <int KZ>
   const unsigned some_above = less_mask(bound, u) | less_mask(bound, v) | less_mask(bound, w);
   const unsigned in_range =
       less_equal_mask(Float4::splat(0x1p-40f), m) & less_equal_mask(m, Float4::splat(0x1p40f));
-  return some_below & some_above & in_range & ((1u << count) - 1);
+  return some_below & some_above & in_range & group.lane_mask();
 }
 
 /// The test with the permutation fixed at compile time (kz = KZ), so that every coordinate
@@ -233,17 +223,15 @@ template <int KZ>
       shear.kz, [&](auto kz) { return detail::intersect_along<kz()>(ray, shear, triangle); });
 }
 
-/// For the first `count` (1 to 4) of `triangles`, four at a time: bit i set when triangle i
-/// may be hit, that is when the float pre-test of `intersect` cannot rule it out. The
-/// triangles of a bit then go to `intersect_possible`; together the two answer exactly as
-/// `intersect` does, triangle by triangle.
+/// For the triangles of `group`, four at a time: bit i set when triangle i may be hit, that is
+/// when the float pre-test of `intersect` cannot rule it out. The triangles of a bit then go
+/// to `intersect_possible`; together the two answer exactly as `intersect` does, triangle by
+/// triangle.
 [[nodiscard, gnu::always_inline]] inline unsigned possible_hits(const Ray& ray,
                                                                 const RayShear& shear,
-                                                                const Triangle* triangles,
-                                                                int count) {
-  const unsigned all = (1u << count) - 1;
+                                                                const TriangleGroup& group) {
   return detail::along_axis(shear.kz, [&](auto kz) {
-    return all & ~detail::clearly_missed<kz()>(ray, shear, triangles, count);
+    return group.lane_mask() & ~detail::clearly_missed<kz()>(ray, shear, group);
   });
 }
 

@@ -24,6 +24,8 @@ struct Float4 {
 
   /// Lanes p[0..3]; `p` 16-byte aligned.
   [[nodiscard]] static Float4 load(const float* p) noexcept { return {_mm_load_ps(p)}; }
+  /// Lanes p[0..3]; any alignment.
+  [[nodiscard]] static Float4 load_unaligned(const float* p) noexcept { return {_mm_loadu_ps(p)}; }
   /// Lanes p[0..2] and 0 in the fourth, whatever p[3] holds (such as an id whose bits would be
   /// a subnormal float and slow every operation on it); `p` 16-byte aligned.
   [[nodiscard]] static Float4 load_xyz(const float* p) noexcept {
@@ -92,6 +94,8 @@ struct Float4 {
 
   /// Lanes p[0..3].
   [[nodiscard]] static Float4 load(const float* p) noexcept { return {{p[0], p[1], p[2], p[3]}}; }
+  /// Lanes p[0..3]; any alignment.
+  [[nodiscard]] static Float4 load_unaligned(const float* p) noexcept { return load(p); }
   /// Lanes p[0..2] and 0 in the fourth, whatever p[3] holds.
   [[nodiscard]] static Float4 load_xyz(const float* p) noexcept {
     return {{p[0], p[1], p[2], 0.0f}};
