@@ -23,7 +23,9 @@ namespace {
 // least the binary tree allows: the dynamic programme of Ylitie, Karras & Laine ("Efficient
 // Incoherent Ray Traversal on GPUs Through Compressed Wide BVHs", HPG 2017), here without leaf
 // blocks. For binary node n with box area A(n) and t(n) triangles:
-//   leaf(n)  = intersection * A(n) * t(n) when t(n) <= max_leaf_size, else +inf
+//   leaf(n)  = intersection * A(n) * l(n) when t(n) <= max_leaf_size, else +inf, where l(n)
+//              is t(n) rounded up to a multiple of 4: the lanes of the leaf's groups of four
+//              (`LeafTriangles`), which are tested together
 //   C(n)     = min(leaf(n), traversal * A(n) + F(n, 8))     n as one child of a wide node
 //   F(n, j)  = min over k in [1, j) of D(left, k) + D(right, j - k)
 //   D(n, 1)  = C(n);  D(n, j) = min(C(n), F(n, j))            n's subtree as 1..j children
@@ -77,8 +79,8 @@ class Collapser {
       table.end_slot = node.first + node.count;
       table.wide_nodes = 0;
       table.as_leaf = true;
-      for (float& cost : table.cost)
-        cost = costs_.intersection * area * static_cast<float>(node.count);
+      const float cost = leaf_cost(area, node.count);
+      for (float& entry : table.cost) entry = cost;
       return;
     }
     const std::uint32_t left = index + 1, right = node.first;
@@ -114,8 +116,10 @@ class Collapser {
 
   // leaf(n): a leaf over `triangles` triangles with this box area, or +inf when too many.
   [[nodiscard]] float leaf_cost(float area, std::uint32_t triangles) const noexcept {
+    const std::uint32_t lanes =
+        (triangles + TriangleGroup::width - 1) / TriangleGroup::width * TriangleGroup::width;
     return triangles <= costs_.max_leaf_size
-               ? costs_.intersection * area * static_cast<float>(triangles)
+               ? costs_.intersection * area * static_cast<float>(lanes)
                : std::numeric_limits<float>::infinity();
   }
 

@@ -26,7 +26,7 @@ struct BinaryNode {
 /// Unit costs of the collapse's surface area heuristic, and the largest leaf it may make.
 struct CollapseCosts {
   float traversal = 1.0f;           ///< Cost of one wide node visited.
-  float intersection = 1.0f;        ///< Cost of one triangle tested.
+  float intersection = 1.0f;        ///< Cost of one lane of a leaf group tested.
   std::uint32_t max_leaf_size = 8;  ///< Triangles in one leaf at most (binary leaves fit).
 };
 
@@ -34,11 +34,12 @@ struct CollapseCosts {
 /// entries): the children of every wide node are a cut of 2 to 8 binary nodes below it, and a
 /// binary subtree of at most `costs.max_leaf_size` triangles may become one leaf, chosen by
 /// dynamic programming so that the wide tree's SAH cost (as `statistics` counts it, with
-/// these costs) is the least of all such trees (Ylitie, Karras & Laine, "Efficient Incoherent
-/// Ray Traversal on GPUs Through Compressed Wide BVHs", HPG 2017). Children stay in leaf
-/// order; wide nodes are stored depth-first, in one allocation of their exact count. A root
-/// that is cheapest as one leaf gives one wide node with that leaf as its only child. Runs in
-/// parallel on the calling task arena; the result depends on nothing but the tree.
+/// these costs, except that a leaf counts its triangles rounded up to a multiple of 4: the
+/// lanes of its groups of four, tested together) is the least of all such trees (Ylitie, Karras &
+/// Laine, "Efficient Incoherent Ray Traversal on GPUs Through Compressed Wide BVHs", HPG 2017).
+/// Children stay in leaf order; wide nodes are stored depth-first, in one allocation of their exact
+/// count. A root that is cheapest as one leaf gives one wide node with that leaf as its only child.
+/// Runs in parallel on the calling task arena; the result depends on nothing but the tree.
 [[nodiscard]] std::vector<WideNode> collapse_to_wide(const BinaryNode* nodes,
                                                      std::size_t slot_count,
                                                      const CollapseCosts& costs);

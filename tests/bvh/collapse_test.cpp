@@ -21,6 +21,9 @@ namespace {
 using detail::BinaryNode;
 using detail::CollapseCosts;
 
+// Lanes of a leaf of `triangles` triangles: its groups of four, the last one counted full.
+double group_lanes(std::uint32_t triangles) { return 4.0 * ((triangles + 3) / 4); }
+
 // A random binary tree over `leaves` leaves in the builders' layout (root at 0, left child
 // next, right child at `first`), leaves of 1 to `max_leaf` triangles over consecutive slots,
 // random leaf boxes and every inner box the union of its children's.
@@ -96,7 +99,8 @@ class CutOracle {
   [[nodiscard]] double leaf_cost(std::uint32_t index) const {
     const std::uint32_t count = triangles(index);
     if (count > costs_.max_leaf_size) return std::numeric_limits<double>::infinity();
-    return double(costs_.intersection) * double(nodes_[index].bounds.half_area()) * count;
+    return double(costs_.intersection) * double(nodes_[index].bounds.half_area()) *
+           group_lanes(count);
   }
   [[nodiscard]] double child_cost(std::uint32_t index) const {
     if (nodes_[index].is_leaf()) return leaf_cost(index);
@@ -129,8 +133,8 @@ class CutOracle {
 };
 
 // The SAH cost of a collapsed tree of `tree`: traversal per wide node, intersection per
-// triangle of every leaf, each weighted by the area of its binary node's box (the exact box,
-// not the quantised one the wide node holds).
+// lane of every leaf's groups of four, each weighted by the area of its binary node's box (the
+// exact box, not the quantised one the wide node holds).
 double wide_cost(const std::vector<WideNode>& wide, const RandomTree& tree,
                  const CollapseCosts& costs) {
   double cost = double(costs.traversal) * double(tree.nodes()[0].bounds.half_area());
@@ -146,7 +150,7 @@ double wide_cost(const std::vector<WideNode>& wide, const RandomTree& tree,
       CHECK(node.child_bounds(i).contains(box));
       const double area = box.half_area();
       if (node.child[i] == WideNode::leaf) {
-        cost += double(costs.intersection) * area * (child_end - node.first[i]);
+        cost += double(costs.intersection) * area * group_lanes(child_end - node.first[i]);
       } else {
         cost += double(costs.traversal) * area;
         stack.emplace_back(node.child[i], child_end);

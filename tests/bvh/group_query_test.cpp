@@ -23,7 +23,8 @@ struct PackedGroup {
     floats.fill(std::numeric_limits<float>::quiet_NaN());
     for (int lane = 0; lane < n; ++lane) {
       const Vec3 vertices[3] = {triangles[lane].a, triangles[lane].b, triangles[lane].c};
-      for (int j = 0; j < 9; ++j) floats[j * n + lane] = vertices[j / 3][j % 3];
+      for (int j = 0; j < 9; ++j)
+        floats[static_cast<std::size_t>(j * n + lane)] = vertices[j / 3][j % 3];
     }
   }
   [[nodiscard]] TriangleGroup group() const { return {floats.data(), count}; }

@@ -62,7 +62,7 @@ TEST_CASE("leaf triangles read back by slot, by leaf and by group", "[bvh][leaf_
           REQUIRE(group.count == int(std::min<std::uint32_t>(4, leaf.end - first)));
           REQUIRE(group.coordinates == static_cast<const float*>(stored.address(first)));
           for (int lane = 0; lane < group.count; ++lane) {
-            const Triangle expected = soup.triangle(ids[first + lane]);
+            const Triangle expected = soup.triangle(ids[first + std::uint32_t(lane)]);
             REQUIRE(group.triangle(lane) == expected);
             float lanes[4];
             group.lanes(2, 1).store(lanes);  // vertex c, axis y

@@ -155,7 +155,8 @@ TEST_CASE("four triangles at a time through possible_hits answer as intersect do
     packed.fill(std::numeric_limits<float>::quiet_NaN());
     for (int lane = 0; lane < count; ++lane) {
       const Vec3 vertices[3] = {group[lane].a, group[lane].b, group[lane].c};
-      for (int j = 0; j < 9; ++j) packed[j * count + lane] = vertices[j / 3][j % 3];
+      for (int j = 0; j < 9; ++j)
+        packed[static_cast<std::size_t>(j * count + lane)] = vertices[j / 3][j % 3];
     }
     const TriangleGroup soa{packed.data(), count};
     for (int lane = 0; lane < count; ++lane) REQUIRE(soa.triangle(lane) == group[lane]);

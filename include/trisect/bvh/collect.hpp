@@ -8,6 +8,8 @@
 #include "trisect/bvh/sphere_query.hpp"
 #include "trisect/bvh/traverse.hpp"
 
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace trisect {
@@ -27,23 +29,35 @@ bool for_each_touching(const Bvh& bvh, const Shape& shape, Visit&& visit,
   return for_each_touching(bvh, make_query(bvh, shape), visit, stats);
 }
 
+namespace detail {
+
+/// The visitor of `collect_touching`: keeps every id, a range reported whole in one copy.
+struct IdCollector {
+  std::vector<TriangleId> ids;
+
+  bool operator()(TriangleId id) {
+    ids.push_back(id);
+    return true;
+  }
+  void append(std::span<const TriangleId> range) {
+    ids.insert(ids.end(), range.begin(), range.end());
+  }
+};
+
+}  // namespace detail
+
 /// Input ids of every triangle touching `query` (a `TriangleQuery` or a `QueryShape`), sorted
 /// ascending, each once.
 template <class QueryOrShape>
 requires TriangleQuery<QueryOrShape> || QueryShape<QueryOrShape>
 [[nodiscard]] std::vector<TriangleId> collect_touching(const Bvh& bvh, const QueryOrShape& query,
                                                        QueryStats* stats = nullptr) {
-  std::vector<TriangleId> ids;
-  ids.reserve(64);  // one allocation for typical small answers instead of seven doublings
-  for_each_touching(
-      bvh, query,
-      [&ids](TriangleId id) {
-        ids.push_back(id);
-        return true;
-      },
-      stats);
+  detail::IdCollector collector;
+  collector.ids.reserve(64);  // one allocation for typical small answers instead of seven doublings
+  for_each_touching(bvh, query, collector, stats);
+  std::vector<TriangleId>& ids = collector.ids;
   sort_ids(ids, bvh.size());
-  return ids;
+  return std::move(ids);
 }
 
 /// True when at least one triangle touches `query`; stops at the first.

@@ -10,6 +10,7 @@
 #include <bit>
 #include <concepts>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
 
@@ -152,16 +153,22 @@ inline void prefetch_node(const Bvh& bvh, std::uint32_t index) noexcept {
   for (std::size_t line = 0; line < sizeof(WideNode); line += 64) __builtin_prefetch(at + line);
 }
 
-/// Reports slots [begin, end): all of them when `inside`, else (a leaf's range) those whose
-/// triangle touches. Returns false when `visit` stopped.
+/// Reports slots [begin, end): all of them when `inside` (in one call of `visit.append(ids)`
+/// where the visitor has it: a visitor that never stops may take a whole range at once), else
+/// (a leaf's range) those whose triangle touches. Returns false when `visit` stopped.
 template <TriangleQuery Query, TriangleVisitor Visit>
 bool report_slots(const Bvh& bvh, const Query& query, Visit& visit, std::uint32_t begin,
                   std::uint32_t end, bool inside, QueryStats& stats) {
   if (inside) {
     stats.triangles_inside += end - begin;
-    for (std::uint32_t slot = begin; slot < end; ++slot)
-      if (!visit(bvh.ids[slot])) return false;
-    return true;
+    if constexpr (requires(std::span<const TriangleId> ids) { visit.append(ids); }) {
+      visit.append(std::span<const TriangleId>(bvh.ids.data() + begin, end - begin));
+      return true;
+    } else {
+      for (std::uint32_t slot = begin; slot < end; ++slot)
+        if (!visit(bvh.ids[slot])) return false;
+      return true;
+    }
   }
   for (std::uint32_t first = begin; first < end; first += TriangleGroup::width) {
     const TriangleGroup group = bvh.triangles.group(first, end);
