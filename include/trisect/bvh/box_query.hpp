@@ -26,19 +26,26 @@ struct BoxQuery {
   /// with the node's `face_row` (such as `ChildBoxes`); the same exact comparisons.
   template <class Faces>
   [[nodiscard]] ChildMasks child_masks(const Faces& node) const noexcept {
-    unsigned touching = 0, inside = 0;
-    for (int group = 0; group < WideNode::groups; ++group) {
-      unsigned group_touching = 0xfu, group_inside = 0xfu;
-      for (int axis = 0; axis < 3; ++axis) {
+    // Axis by axis, both groups of four lanes: each axis's constants are splat once.
+    unsigned group_touching[WideNode::groups], group_inside[WideNode::groups];
+    for (int group = 0; group < WideNode::groups; ++group)
+      group_touching[group] = group_inside[group] = 0xfu;
+    for (int axis = 0; axis < 3; ++axis) {
+      const Float4 query_min = Float4::splat(box.min[axis]);
+      const Float4 query_max = Float4::splat(box.max[axis]);
+      for (int group = 0; group < WideNode::groups; ++group) {
         const Float4 lower = node.face_row(2 * axis, group);
         const Float4 upper = node.face_row(2 * axis + 1, group);
-        const Float4 query_min = Float4::splat(box.min[axis]);
-        const Float4 query_max = Float4::splat(box.max[axis]);
-        group_touching &= less_equal_mask(lower, query_max) & less_equal_mask(query_min, upper);
-        group_inside &= less_equal_mask(query_min, lower) & less_equal_mask(upper, query_max);
+        group_touching[group] &=
+            less_equal_mask(lower, query_max) & less_equal_mask(query_min, upper);
+        group_inside[group] &=
+            less_equal_mask(query_min, lower) & less_equal_mask(upper, query_max);
       }
-      touching |= group_touching << (4 * group);
-      inside |= group_inside << (4 * group);
+    }
+    unsigned touching = 0, inside = 0;
+    for (int group = 0; group < WideNode::groups; ++group) {
+      touching |= group_touching[group] << (4 * group);
+      inside |= group_inside[group] << (4 * group);
     }
     return {touching, inside & touching};
   }

@@ -76,23 +76,34 @@ struct PlaneQuery {
         touching |= (may_touch(node.child_bounds(i)) ? 1u : 0u) << i;
       return {touching, 0};
     }
+    // Lanes 0-3 and 4-7 side by side, axis by axis, so that each axis's grid constants are
+    // splat once; the face rows are decoded as `WideNode::face_row` decodes them.
+    static_assert(WideNode::groups == 2);
+    Float4 low_first = Float4::splat(-plane.d), low_second = low_first;
+    Float4 high_first = low_first, high_second = low_first;
+    const float normal[3] = {plane.normal.x, plane.normal.y, plane.normal.z};  // indexable
+    for (int axis = 0; axis < 3; ++axis) {
+      const float n = normal[axis];
+      const Float4 weight = Float4::splat(n);
+      const Float4 origin = Float4::splat(node.origin[axis]);
+      const Float4 step = Float4::splat(node.step(axis));
+      // The face nearest the plane's negative side along n, and the other one.
+      const std::uint8_t* low_faces = node.faces[2 * axis + (n >= 0 ? 0 : 1)];
+      const std::uint8_t* high_faces = node.faces[2 * axis + (n >= 0 ? 1 : 0)];
+      const auto face = [&](const std::uint8_t* faces) {
+        return origin + Float4::from_bytes(faces) * step;
+      };
+      low_first = low_first + weight * face(low_faces);
+      low_second = low_second + weight * face(low_faces + 4);
+      high_first = high_first + weight * face(high_faces);
+      high_second = high_second + weight * face(high_faces + 4);
+    }
     const Float4 upper_bound = Float4::splat(float_error_bound);
     const Float4 lower_bound = Float4::splat(-float_error_bound);
-    unsigned touching = 0;
-    for (int group = 0; group < WideNode::groups; ++group) {
-      Float4 low = Float4::splat(-plane.d), high = low;
-      for (int axis = 0; axis < 3; ++axis) {
-        const float n = plane.normal[axis];
-        const Float4 weight = Float4::splat(n);
-        const Float4 lower = node.face_row(2 * axis, group);
-        const Float4 upper = node.face_row(2 * axis + 1, group);
-        low = low + weight * (n >= 0 ? lower : upper);
-        high = high + weight * (n >= 0 ? upper : lower);
-      }
-      touching |= (less_equal_mask(low, upper_bound) & less_equal_mask(lower_bound, high))
-                  << (4 * group);
-    }
-    return {touching, 0};
+    const auto touching = [&](Float4 low, Float4 high) {
+      return less_equal_mask(low, upper_bound) & less_equal_mask(lower_bound, high);
+    };
+    return {touching(low_first, high_first) | touching(low_second, high_second) << 4, 0};
   }
 
   /// Exact: whether the closed triangle (inside the region) touches the plane.
