@@ -114,7 +114,7 @@ void check_ids(const Bvh& bvh) {
 
 void check_against(const Bvh& bvh, const TriangleSoup& soup) {
   if (soup.size() != bvh.size()) broken("built over a soup of a different size");
-  for (std::size_t slot = 0; slot < bvh.size(); ++slot)
+  for (std::uint32_t slot = 0; slot < bvh.size(); ++slot)
     if (!(bvh.triangles.triangle(slot) == soup.triangle(bvh.ids[slot])))
       broken(slot_name(slot) + " does not hold input triangle " + std::to_string(bvh.ids[slot]));
 }

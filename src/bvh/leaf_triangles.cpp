@@ -41,7 +41,7 @@ LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const Triang
             const TriangleGroup group = stored.group(first, leaf.end);
             float* at = stored.coordinates_.data() + 9 * std::size_t{first};
             for (int lane = 0; lane < group.count; ++lane)
-              write_lane(at, group.count, lane, soup.triangle(ids[first + lane]));
+              write_lane(at, group.count, lane, soup.triangle(ids[first + std::uint32_t(lane)]));
           }
         }
       });
@@ -53,12 +53,14 @@ LeafRange LeafTriangles::leaf_of(std::uint32_t slot) const noexcept {
   std::size_t word = slot / 64;
   std::uint64_t bits = leaf_starts_[word] & (~std::uint64_t{0} >> (63 - slot % 64));
   while (bits == 0) bits = leaf_starts_[--word];
-  const auto begin = static_cast<std::uint32_t>(64 * word + 63 - std::countl_zero(bits));
+  const auto begin =
+      static_cast<std::uint32_t>(64 * word + 63 - static_cast<std::size_t>(std::countl_zero(bits)));
   word = (slot + 1) / 64;
   bits = (slot + 1) % 64 == 0 ? leaf_starts_[word]
                               : leaf_starts_[word] & (~std::uint64_t{0} << ((slot + 1) % 64));
   while (bits == 0) bits = leaf_starts_[++word];
-  const auto end = static_cast<std::uint32_t>(64 * word + std::countr_zero(bits));
+  const auto end =
+      static_cast<std::uint32_t>(64 * word + static_cast<std::size_t>(std::countr_zero(bits)));
   return {begin, end};
 }
 
