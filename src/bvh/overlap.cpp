@@ -133,9 +133,8 @@ class Side {
     return mapped_boxes_[at];
   }
 
-  /// The triangle in `slot`, mapped.
-  [[nodiscard]] Triangle triangle(std::uint32_t slot) const noexcept {
-    const Triangle t = bvh_.triangles.triangle(slot);
+  /// `t` mapped.
+  [[nodiscard]] Triangle mapped(const Triangle& t) const noexcept {
     if (transform_ == nullptr) return t;
     return {detail::transform_point(*transform_, t.a), detail::transform_point(*transform_, t.b),
             detail::transform_point(*transform_, t.c)};
@@ -281,8 +280,11 @@ class PairFinder {
     if (cache.begin != x.begin) {
       cache.begin = x.begin;
       cache.ready.clear();
-      for (std::uint32_t slot = x.begin; slot < x.end; ++slot)
-        cache.ready.push_back(Ready::of(side.triangle(slot)));
+      for (std::uint32_t first = x.begin; first < x.end; first += TriangleGroup::width) {
+        const TriangleGroup group = side.bvh().triangles.group(first, x.end);
+        for (int lane = 0; lane < group.count; ++lane)
+          cache.ready.push_back(Ready::of(side.mapped(group.triangle(lane))));
+      }
     }
     return cache.ready;
   }
