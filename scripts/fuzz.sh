@@ -3,23 +3,38 @@
 # STL readers and the query-file parser, and runs each for SECONDS (default 60) from the seed
 # corpus in tests/fuzz/corpus/<target>. New inputs go to build/fuzz/corpus/, never into the
 # repository. Any crash or sanitizer report fails the script and leaves the input in
-# build/fuzz/. Usage: scripts/fuzz.sh [SECONDS]
+# build/fuzz/. The library sources are compiled once, JOBS (default 2) at a time, and shared by
+# the four targets; a change to any source or header rebuilds them.
+# Usage: scripts/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+jobs=${JOBS:-2}
 out=build/fuzz
-mkdir -p "$out"
+objects=$out/obj
+mkdir -p "$objects"
 cxx=${CLANGXX:-clang++}
-flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-       -Iinclude $(pkg-config --cflags glm 2>/dev/null || true))
-core=(src/math/*.cpp src/mesh/*.cpp src/bvh/*.cpp src/io/*.cpp)
+sanitizers=(-fsanitize=address,undefined -fno-sanitize-recover=all)
+flags=(-std=c++20 -O1 -g "${sanitizers[@]}" -Iinclude $(pkg-config --cflags glm 2>/dev/null || true))
+core=(src/math/*.cpp src/mesh/*.cpp src/bvh/*.cpp src/io/*.cpp src/cli/query_file.cpp)
+stamp=$out/core.stamp
+
+# The library objects: instrumented for coverage (fuzzer-no-link) but without libFuzzer's main.
+if [[ ! -f $stamp ]] || [[ -n $(find src include -newer "$stamp" -name '*.[ch]pp' -print -quit) ]]; then
+  echo "building the library objects (${#core[@]} sources, $jobs at a time)"
+  rm -f "$objects"/*.o "$stamp"
+  printf '%s\n' "${core[@]}" | xargs -P "$jobs" -I{} sh -c \
+    'o="$1/$(echo "$2" | tr / _).o"; shift 2; exec "$@" -c "$0" -o "$o"' \
+    {} "$objects" {} "$cxx" "${flags[@]}" -fsanitize=fuzzer-no-link
+  touch "$stamp"
+fi
 
 build() {  # build NAME SOURCE [extra flags...]
   local name=$1 source=$2
   shift 2
-  if [[ ! -x $out/$name || $source -nt $out/$name ]] || [[ -n $(find src include -newer "$out/$name" -name '*.[ch]pp' -print -quit) ]]; then
+  if [[ ! -x $out/$name || $source -nt $out/$name || $stamp -nt $out/$name ]]; then
     echo "building $name"
-    "$cxx" "${flags[@]}" "$@" "$source" "${core[@]}" src/cli/query_file.cpp -ltbb -o "$out/$name"
+    "$cxx" "${flags[@]}" -fsanitize=fuzzer "$@" "$source" "$objects"/*.o -ltbb -o "$out/$name"
   fi
 }
 

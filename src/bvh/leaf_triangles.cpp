@@ -37,12 +37,13 @@ LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const Triang
       tbb::blocked_range<std::size_t>(0, leaves.size(), 1024), [&](const auto& range) {
         for (std::size_t index = range.begin(); index != range.end(); ++index) {
           const LeafRange leaf = leaves[index];
-          for (std::uint32_t first = leaf.begin; first < leaf.end; first += TriangleGroup::width) {
-            const TriangleGroup group = stored.group(first, leaf.end);
-            float* at = stored.coordinates_.data() + 9 * std::size_t{first};
-            for (int lane = 0; lane < group.count; ++lane)
-              write_lane(at, group.count, lane, soup.triangle(ids[first + std::uint32_t(lane)]));
-          }
+          stored.for_each_group(leaf.begin, leaf.end,
+                                [&](std::uint32_t first, const TriangleGroup& group) {
+                                  float* at = stored.coordinates_.data() + 9 * std::size_t{first};
+                                  for (int lane = 0; lane < group.count; ++lane)
+                                    write_lane(at, group.count, lane,
+                                               soup.triangle(ids[first + std::uint32_t(lane)]));
+                                });
         }
       });
   return stored;

@@ -280,11 +280,11 @@ class PairFinder {
     if (cache.begin != x.begin) {
       cache.begin = x.begin;
       cache.ready.clear();
-      for (std::uint32_t first = x.begin; first < x.end; first += TriangleGroup::width) {
-        const TriangleGroup group = side.bvh().triangles.group(first, x.end);
-        for (int lane = 0; lane < group.count; ++lane)
-          cache.ready.push_back(Ready::of(side.mapped(group.triangle(lane))));
-      }
+      side.bvh().triangles.for_each_group(
+          x.begin, x.end, [&](std::uint32_t, const TriangleGroup& group) {
+            for (int lane = 0; lane < group.count; ++lane)
+              cache.ready.push_back(Ready::of(side.mapped(group.triangle(lane))));
+          });
     }
     return cache.ready;
   }

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <random>
 
 #include <cmath>
@@ -51,6 +52,8 @@ TEST_CASE("plane queries equal brute force on every scene, also scaled past the 
       if (const auto scaled = scaled_past_float_tests(bvh, plane)) {
         REQUIRE(make_query(bvh, *scaled).float_error_bound ==
                 std::numeric_limits<float>::infinity());
+        REQUIRE(make_query(bvh, *scaled).node_error_bound ==
+                std::numeric_limits<float>::infinity());
         REQUIRE(collect_touching(bvh, *scaled) == expected);
       }
     }
@@ -78,6 +81,50 @@ TEST_CASE("the plane query's error bounds are at least the proven ones", "[bvh]"
     const PlaneQuery query = make_query(bvh, plane);
     CHECK(double(query.float_error_bound) >= 6 * float_unit / (1 - 6 * float_unit) * magnitude);
     CHECK(query.error_bound >= 3 * double_unit / (1 - 3 * double_unit) * magnitude);
+    // The node tests: gamma_8 of three magnitudes plus the decode's u (see PlaneQuery), over
+    // the reach, which holds the region.
+    CHECK(double(query.node_error_bound) >=
+          (3 * 8 * float_unit / (1 - 8 * float_unit) + float_unit) * magnitude);
+  }
+}
+
+TEST_CASE("plane node tests keep every child whose decoded box the plane touches exactly",
+          "[bvh]") {
+  // Planes through a corner of a child's decoded box (d rounded to float, so a hair to either
+  // side or exactly through it), with random normals: where the exact test says the closed box
+  // touches, the float child test on the quantised faces must keep the child, with either
+  // kernel.
+  std::mt19937_64 random(83);
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const Bvh bvh = build(scene.soup());
+    if (bvh.wide.empty()) continue;
+    std::uniform_int_distribution<std::size_t> pick_node(0, bvh.wide.size() - 1);
+    int touching = 0, apart = 0;
+    for (int q = 0; q < 3000; ++q) {
+      const WideNode& node = bvh.wide[pick_node(random)];
+      const int lanes = std::popcount(unsigned{node.used_mask()});
+      const int lane = std::uniform_int_distribution<int>(0, lanes - 1)(random);
+      const Aabb box = node.child_bounds(lane);
+      const Vec3 corner((q & 1) != 0 ? box.max.x : box.min.x, (q & 2) != 0 ? box.max.y : box.min.y,
+                        (q & 4) != 0 ? box.max.z : box.min.z);
+      const Vec3 normal(uniform(random, -1, 1), uniform(random, -1, 1), uniform(random, -1, 1));
+      if (normal == Vec3(0)) continue;
+      const Plane plane{normal, glm::dot(normal, corner)};
+      const PlaneQuery query = make_query(bvh, plane);
+      REQUIRE(query.node_error_bound < std::numeric_limits<float>::infinity());
+      const unsigned kept = query.float_node_test(node);
+      // The AVX2 kernel (which child_masks takes where the processor has it) does the same
+      // operations on eight lanes at once.
+      if (detail::processor_has_avx2()) REQUIRE(detail::plane_node_test_avx2(query, node) == kept);
+      for (int i = 0; i < lanes; ++i) {
+        const bool exact = query.may_touch(node.child_bounds(i));
+        (exact ? touching : apart) += 1;
+        if (exact) REQUIRE((kept >> i & 1u) == 1u);
+      }
+    }
+    CHECK(touching > 3000);
+    CHECK(apart > 1000);
   }
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 namespace trisect {
@@ -45,6 +46,20 @@ class LeafTriangles {
   [[nodiscard]] TriangleGroup group(std::uint32_t first, std::uint32_t leaf_end) const noexcept {
     return {coordinates_.data() + 9 * std::size_t{first},
             static_cast<int>(std::min<std::uint32_t>(TriangleGroup::width, leaf_end - first))};
+  }
+  /// Calls `f(first, group)` for the groups of the leaf slots [begin, end) in order, `first`
+  /// being the group's first slot; stops when `f` returns false (if it returns a bool).
+  /// Returns false when stopped.
+  template <class F>
+  bool for_each_group(std::uint32_t begin, std::uint32_t end, F&& f) const {
+    for (std::uint32_t first = begin; first < end; first += TriangleGroup::width) {
+      if constexpr (std::is_same_v<std::invoke_result_t<F&, std::uint32_t, TriangleGroup>, bool>) {
+        if (!f(first, group(first, end))) return false;
+      } else {
+        f(first, group(first, end));
+      }
+    }
+    return true;
   }
   /// The triangle in `slot` (< size()).
   [[nodiscard]] Triangle triangle(std::uint32_t slot) const noexcept;

@@ -7,6 +7,7 @@
 #include "trisect/geometry/plane_point.hpp"
 #include "trisect/geometry/plane_triangle.hpp"
 #include "trisect/math/float4.hpp"
+#include "trisect/math/processor.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
@@ -15,6 +16,14 @@
 #include <optional>
 
 namespace trisect {
+
+struct PlaneQuery;
+
+namespace detail {
+/// `PlaneQuery::float_node_test` on all eight lanes in one AVX2 operation per row; call only
+/// where `processor_has_avx2()`.
+[[nodiscard]] unsigned plane_node_test_avx2(const PlaneQuery& query, const WideNode& node) noexcept;
+}  // namespace detail
 
 /// The traversal's view of a plane n·x = d, decided exactly from vertex and corner sides (the
 /// predicates of geometry/aabb_plane.hpp and geometry/plane_triangle.hpp). A plane contains no
@@ -26,19 +35,35 @@ namespace trisect {
 /// `plane_value_magnitude` = sum |n_i| M_i + |d|, so one bound per query decides every point in
 /// it unless the value is within the bound, where exact arithmetic takes over.
 ///
-/// Node tests of all children at once run in float: the lowest and highest box corners along
-/// the normal give n·x - d with three products and three sums, each rounding by at most u (the
-/// float unit roundoff), so the error stays below 6u (Higham's gamma_6, rounded up to 8u)
-/// times the same magnitude bound (plus the error of products that underflow). Such a test only
-/// prunes subtrees that are certainly off the plane, so it need not be exact; where float could
-/// overflow it is not used.
+/// Triangle values in float: three products and three sums, each rounding by at most u (the
+/// float unit roundoff), err by less than 6u (Higham's gamma_6, rounded up to 8u) times the
+/// same magnitude bound (plus the error of products that underflow): `float_error_bound`.
+///
+/// Node tests of all children at once run in float on the quantised faces without decoding
+/// them. A child's lowest (or highest) corner along the normal has the value
+/// n·F - d = sum_a n_a F_a - d, where F_a = fl(o_a + q_a s_a) is the decoded face (origin o_a,
+/// grid step s_a, a power of two, face q_a). It is computed as
+/// c + sum_a (n_a s_a) q_a with the node's constant c = sum_a n_a o_a - d: seven terms, each a
+/// product of at most two roundings, and six sums, so within gamma_8 of the sum of their
+/// absolute values. With |o_a|, |F_a| <= M_a over the reach, |q_a s_a| <= 2 M_a (1 + u), so
+/// that sum is at most 3 (1 + u) times the magnitude bound; the decode's own rounding adds
+/// u times it. 32u times the magnitude covers both (25u), plus 2^-138 for products that
+/// underflow (a product n_a s_a that does errs by at most 2^-150, times q_a < 2^8):
+/// `node_error_bound`. Such a test only prunes subtrees that are certainly off the plane, so it
+/// need not be exact; where float could overflow it is not used.
 struct PlaneQuery {
   Plane plane;  ///< Finite, non-zero normal.
   /// Holds every triangle asked about; boxes are clipped to it before the exact test.
   Aabb region = Aabb::empty();
   double error_bound = 0;  ///< Valid for points inside `region`.
-  /// Error bound of the float child tests, or +inf when they must not be used.
+  /// Error bound of the float triangle values, or +inf when they must not be used.
   float float_error_bound = std::numeric_limits<float>::infinity();
+  /// Error bound of the float child tests, or +inf when they must not be used.
+  float node_error_bound = std::numeric_limits<float>::infinity();
+  /// Whether the float child tests run on all eight lanes at once with AVX2
+  /// (`detail::plane_node_test_avx2`, where the processor has it) rather than on two groups of
+  /// four: the same operations, lane for lane, so the same masks.
+  bool eight_lane_node_test = false;
 
   /// The query for `plane` over triangles inside `region` (the BVH's bounds) whose node boxes
   /// lie inside `reach` (`Bvh::reach`, which holds `region`).
@@ -48,11 +73,18 @@ struct PlaneQuery {
     // 4u > gamma_3, with room for the rounding of this bound itself.
     // Plus a few of the smallest subnormals for products that underflow.
     const double reach_magnitude = plane_value_magnitude(plane, reach);
-    const double float_bound = 8.0 * 0x1p-24 * reach_magnitude + 0x1p-146;
     const bool float_safe = reach_magnitude < 1e30;  // no product or sum can overflow
-    return {plane, region, 4.0 * exact::unit_roundoff * plane_value_magnitude(plane, region),
-            float_safe ? static_cast<float>(float_bound * (1 + 1e-6))
-                       : std::numeric_limits<float>::infinity()};
+    // Rounded up to float (a relative 1e-6 more than the rounding of the cast).
+    const auto bound = [&](double value) {
+      return float_safe ? static_cast<float>(value * (1 + 1e-6))
+                        : std::numeric_limits<float>::infinity();
+    };
+    return {plane,
+            region,
+            4.0 * exact::unit_roundoff * plane_value_magnitude(plane, region),
+            bound(8.0 * 0x1p-24 * reach_magnitude + 0x1p-146),
+            bound(32.0 * 0x1p-24 * reach_magnitude + 0x1p-138),
+            detail::processor_has_avx2()};
   }
 
   /// False only when the closed box lies strictly on one side: the part of it inside the
@@ -70,40 +102,58 @@ struct PlaneQuery {
   /// `may_touch` for all children of a wide node at once: conservative in float (see the type's
   /// comment), or child by child where float is not safe.
   [[nodiscard]] ChildMasks child_masks(const WideNode& node) const {
-    if (std::isinf(float_error_bound)) {
+    if (std::isinf(node_error_bound)) {
       unsigned touching = 0;
       for (int i = 0; i < WideNode::width && node.child[i] != WideNode::unused; ++i)
         touching |= (may_touch(node.child_bounds(i)) ? 1u : 0u) << i;
       return {touching, 0};
     }
-    // Lanes 0-3 and 4-7 side by side, axis by axis, so that each axis's grid constants are
-    // splat once; the face rows are decoded as `WideNode::face_row` decodes them.
+    if (eight_lane_node_test) return {detail::plane_node_test_avx2(*this, node), 0};
+    return {float_node_test(node), 0};
+  }
+
+  /// The float child test (`node_error_bound` finite) on two groups of four lanes: bit i set
+  /// unless child i's box is certainly off the plane. The constants of the folded decode
+  /// (see the type's comment) come from `node_constants`.
+  [[nodiscard]] unsigned float_node_test(const WideNode& node) const {
     static_assert(WideNode::groups == 2);
-    Float4 low_first = Float4::splat(-plane.d), low_second = low_first;
+    const NodeConstants constants = node_constants(node);
+    Float4 low_first = Float4::splat(constants.corner), low_second = low_first;
     Float4 high_first = low_first, high_second = low_first;
-    const float normal[3] = {plane.normal.x, plane.normal.y, plane.normal.z};  // indexable
     for (int axis = 0; axis < 3; ++axis) {
-      const float n = normal[axis];
-      const Float4 weight = Float4::splat(n);
-      const Float4 origin = Float4::splat(node.origin[axis]);
-      const Float4 step = Float4::splat(node.step(axis));
-      // The face nearest the plane's negative side along n, and the other one.
-      const std::uint8_t* low_faces = node.faces[2 * axis + (n >= 0 ? 0 : 1)];
-      const std::uint8_t* high_faces = node.faces[2 * axis + (n >= 0 ? 1 : 0)];
-      const auto face = [&](const std::uint8_t* faces) {
-        return origin + Float4::from_bytes(faces) * step;
-      };
-      low_first = low_first + weight * face(low_faces);
-      low_second = low_second + weight * face(low_faces + 4);
-      high_first = high_first + weight * face(high_faces);
-      high_second = high_second + weight * face(high_faces + 4);
+      const Float4 weight = Float4::splat(constants.weight[axis]);
+      const std::uint8_t* low_faces = node.faces[constants.low_row[axis]];
+      const std::uint8_t* high_faces = node.faces[constants.low_row[axis] ^ 1];
+      low_first = low_first + weight * Float4::from_bytes(low_faces);
+      low_second = low_second + weight * Float4::from_bytes(low_faces + 4);
+      high_first = high_first + weight * Float4::from_bytes(high_faces);
+      high_second = high_second + weight * Float4::from_bytes(high_faces + 4);
     }
-    const Float4 upper_bound = Float4::splat(float_error_bound);
-    const Float4 lower_bound = Float4::splat(-float_error_bound);
+    const Float4 upper_bound = Float4::splat(node_error_bound);
+    const Float4 lower_bound = Float4::splat(-node_error_bound);
     const auto touching = [&](Float4 low, Float4 high) {
       return less_equal_mask(low, upper_bound) & less_equal_mask(lower_bound, high);
     };
-    return {touching(low_first, high_first) | touching(low_second, high_second) << 4, 0};
+    return touching(low_first, high_first) | touching(low_second, high_second) << 4;
+  }
+
+  /// A node's constants for the float child test: c = sum_a n_a o_a - d, the weights n_a s_a,
+  /// and for each axis the face row (`WideNode::faces`) nearest the plane's negative side
+  /// along the normal; the other face is that row ^ 1.
+  struct NodeConstants {
+    float corner;
+    float weight[3];
+    int low_row[3];
+  };
+  [[nodiscard]] NodeConstants node_constants(const WideNode& node) const noexcept {
+    const float normal[3] = {plane.normal.x, plane.normal.y, plane.normal.z};  // indexable
+    NodeConstants constants{-plane.d, {}, {}};
+    for (int axis = 0; axis < 3; ++axis) {
+      constants.corner = constants.corner + normal[axis] * node.origin[axis];
+      constants.weight[axis] = normal[axis] * node.step(axis);
+      constants.low_row[axis] = 2 * axis + (normal[axis] >= 0 ? 0 : 1);
+    }
+    return constants;
   }
 
   /// Exact: whether the closed triangle (inside the region) touches the plane.

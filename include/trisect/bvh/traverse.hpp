@@ -163,20 +163,20 @@ bool report_slots(const Bvh& bvh, const Query& query, Visit& visit, std::uint32_
     stats.triangles_inside += end - begin;
     if constexpr (requires(std::span<const TriangleId> ids) { visit.append(ids); }) {
       visit.append(std::span<const TriangleId>(bvh.ids.data() + begin, end - begin));
-      return true;
     } else {
       for (std::uint32_t slot = begin; slot < end; ++slot)
         if (!visit(bvh.ids[slot])) return false;
-      return true;
     }
+    return true;
   }
-  for (std::uint32_t first = begin; first < end; first += TriangleGroup::width) {
-    const TriangleGroup group = bvh.triangles.group(first, end);
-    stats.triangles_tested += static_cast<std::uint64_t>(group.count);
-    for (unsigned bits = touching_lanes(query, group); bits != 0; bits &= bits - 1)
-      if (!visit(bvh.ids[first + static_cast<std::uint32_t>(std::countr_zero(bits))])) return false;
-  }
-  return true;
+  return bvh.triangles.for_each_group(
+      begin, end, [&](std::uint32_t first, const TriangleGroup& group) {
+        stats.triangles_tested += static_cast<std::uint64_t>(group.count);
+        for (unsigned bits = touching_lanes(query, group); bits != 0; bits &= bits - 1)
+          if (!visit(bvh.ids[first + static_cast<std::uint32_t>(std::countr_zero(bits))]))
+            return false;
+        return true;
+      });
 }
 
 }  // namespace detail
