@@ -7,7 +7,6 @@
 #include "trisect/geometry/ray_triangle.hpp"
 #include "trisect/math/exact.hpp"
 #include "trisect/math/float4.hpp"
-#include "trisect/math/processor.hpp"
 #include "trisect/math/validate.hpp"
 
 #if defined(__SSE2__)
@@ -98,14 +97,32 @@ void require_valid(const Ray& ray) {
   validate(ray, "ray query");  // throws with the details
 }
 
+#if TRISECT_HAVE_AVX_KERNEL
+// Read at every query; set before main. A query made by another static initializer before
+// this one runs sees false and takes the portable kernel, which answers the same.
+// __builtin_cpu_init first: static initializers may run before the compiler runtime's own.
+const bool processor_has_avx2_kernel = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+}();
+#endif
+
+bool processor_has_avx2() noexcept {
+#if TRISECT_HAVE_AVX_KERNEL
+  return processor_has_avx2_kernel;
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 bool available(RayKernel kernel) noexcept {
-  return kernel == RayKernel::four_lane || (TRISECT_HAVE_AVX_KERNEL && processor_has_avx2());
+  return kernel == RayKernel::four_lane || processor_has_avx2();
 }
 
 RayKernel chosen_ray_kernel() noexcept {
-  return available(RayKernel::eight_lane) ? RayKernel::eight_lane : RayKernel::four_lane;
+  return processor_has_avx2() ? RayKernel::eight_lane : RayKernel::four_lane;
 }
 
 std::optional<Hit> closest_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray,

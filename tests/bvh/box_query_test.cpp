@@ -8,8 +8,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
+#include <random>
 
 namespace trisect::test {
 namespace {
@@ -28,6 +31,59 @@ TEST_CASE("box queries equal brute force on every scene", "[bvh]") {
       REQUIRE(collect_touching(bvh, box) == expected);
       REQUIRE(any_touching(bvh, box) == !expected.empty());
     }
+  }
+}
+
+TEST_CASE("box node tests equal the exact comparisons of decoded boxes", "[bvh]") {
+  // Query boxes whose faces are the decoded faces of a node's children (and their float
+  // neighbours), so that touching and inside are decided by ties: the SIMD masks must equal
+  // may_touch and contains child by child.
+  std::mt19937_64 random(84);
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const Bvh bvh = build(scene.soup());
+    if (bvh.wide.empty()) continue;
+    std::uniform_int_distribution<std::size_t> pick_node(0, bvh.wide.size() - 1);
+    int touching = 0, inside = 0, apart = 0;
+    for (int q = 0; q < 3000; ++q) {
+      const WideNode& node = bvh.wide[pick_node(random)];
+      const int lanes = std::popcount(unsigned{node.used_mask()});
+      std::uniform_int_distribution<int> pick_lane(0, lanes - 1);
+      const Aabb first = node.child_bounds(pick_lane(random));
+      const Aabb second = node.child_bounds(pick_lane(random));
+      Aabb box = Aabb::empty();
+      for (int axis = 0; axis < 3; ++axis) {
+        const float faces[4] = {first.min[axis], first.max[axis], second.min[axis],
+                                second.max[axis]};
+        std::uniform_int_distribution<int> pick_face(0, 3), nudge(-1, 1);
+        const auto near_face = [&] {
+          const float face = faces[pick_face(random)];
+          const int step = nudge(random);
+          return step == 0
+                     ? face
+                     : std::nextafter(face, step > 0 ? std::numeric_limits<float>::infinity()
+                                                     : -std::numeric_limits<float>::infinity());
+        };
+        // Every other query is the union of the two children's boxes, exactly: it holds both,
+        // face on face.
+        const bool spanning = q % 2 == 0;
+        const float a = spanning ? std::min(faces[0], faces[2]) : near_face();
+        const float b = spanning ? std::max(faces[1], faces[3]) : near_face();
+        box.min[axis] = std::min(a, b);
+        box.max[axis] = std::max(a, b);
+      }
+      const ChildMasks masks = BoxQuery{box}.child_masks(node);
+      for (int i = 0; i < lanes; ++i) {
+        const bool touches = box.overlaps(node.child_bounds(i));
+        const bool holds = touches && BoxQuery{box}.contains(node.child_bounds(i));
+        REQUIRE((masks.touching >> i & 1u) == (touches ? 1u : 0u));
+        REQUIRE((masks.inside >> i & 1u) == (holds ? 1u : 0u));
+        (holds ? inside : touches ? touching : apart) += 1;
+      }
+    }
+    CHECK(touching > 1000);
+    CHECK(inside > 300);
+    CHECK(apart > 1000);
   }
 }
 

@@ -8,14 +8,19 @@
 
 namespace trisect::testing {
 
+namespace {
+constexpr std::uint64_t default_count = 1'000'000;
+}  // namespace
+
 std::uint64_t property_case_count() {
-  constexpr std::uint64_t default_count = 1'000'000;
   const char* text = std::getenv("TRISECT_PROPERTY_CASES");
   if (text == nullptr || *text == '\0') return default_count;
   char* end = nullptr;
   const unsigned long long count = std::strtoull(text, &end, 10);
   return *end == '\0' && count > 0 ? count : default_count;
 }
+
+bool reduced_run() { return property_case_count() < default_count; }
 
 double PropertyResult::fallbacks_per_million(Regime regime) const {
   const auto r = static_cast<std::size_t>(regime);

@@ -17,6 +17,10 @@ namespace trisect::testing {
 /// sanitizer run lowers it), else 1,000,000.
 [[nodiscard]] std::uint64_t property_case_count();
 
+/// True when `property_case_count()` is below its default (the sanitizer run): tests whose
+/// oracle is slow on large meshes may then check fewer queries there.
+[[nodiscard]] bool reduced_run();
+
 /// Tallies of one property run, per regime (indexed by `Regime`).
 struct PropertyResult {
   static constexpr std::size_t max_reported = 5;

@@ -7,7 +7,6 @@
 #include "trisect/geometry/plane_point.hpp"
 #include "trisect/geometry/plane_triangle.hpp"
 #include "trisect/math/float4.hpp"
-#include "trisect/math/processor.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
@@ -16,14 +15,6 @@
 #include <optional>
 
 namespace trisect {
-
-struct PlaneQuery;
-
-namespace detail {
-/// `PlaneQuery::float_node_test` on all eight lanes in one AVX2 operation per row; call only
-/// where `processor_has_avx2()`.
-[[nodiscard]] unsigned plane_node_test_avx2(const PlaneQuery& query, const WideNode& node) noexcept;
-}  // namespace detail
 
 /// The traversal's view of a plane n·x = d, decided exactly from vertex and corner sides (the
 /// predicates of geometry/aabb_plane.hpp and geometry/plane_triangle.hpp). A plane contains no
@@ -60,10 +51,6 @@ struct PlaneQuery {
   float float_error_bound = std::numeric_limits<float>::infinity();
   /// Error bound of the float child tests, or +inf when they must not be used.
   float node_error_bound = std::numeric_limits<float>::infinity();
-  /// Whether the float child tests run on all eight lanes at once with AVX2
-  /// (`detail::plane_node_test_avx2`, where the processor has it) rather than on two groups of
-  /// four: the same operations, lane for lane, so the same masks.
-  bool eight_lane_node_test = false;
 
   /// The query for `plane` over triangles inside `region` (the BVH's bounds) whose node boxes
   /// lie inside `reach` (`Bvh::reach`, which holds `region`).
@@ -79,12 +66,9 @@ struct PlaneQuery {
       return float_safe ? static_cast<float>(value * (1 + 1e-6))
                         : std::numeric_limits<float>::infinity();
     };
-    return {plane,
-            region,
-            4.0 * exact::unit_roundoff * plane_value_magnitude(plane, region),
+    return {plane, region, 4.0 * exact::unit_roundoff * plane_value_magnitude(plane, region),
             bound(8.0 * 0x1p-24 * reach_magnitude + 0x1p-146),
-            bound(32.0 * 0x1p-24 * reach_magnitude + 0x1p-138),
-            detail::processor_has_avx2()};
+            bound(32.0 * 0x1p-24 * reach_magnitude + 0x1p-138)};
   }
 
   /// False only when the closed box lies strictly on one side: the part of it inside the
@@ -108,58 +92,14 @@ struct PlaneQuery {
         touching |= (may_touch(node.child_bounds(i)) ? 1u : 0u) << i;
       return {touching, 0};
     }
-    if (eight_lane_node_test) return {detail::plane_node_test_avx2(*this, node), 0};
     return {float_node_test(node), 0};
-  }
-
-  /// The float child test (`node_error_bound` finite) on two groups of four lanes: bit i set
-  /// unless child i's box is certainly off the plane. The constants of the folded decode
-  /// (see the type's comment) come from `node_constants`.
-  [[nodiscard]] unsigned float_node_test(const WideNode& node) const {
-    static_assert(WideNode::groups == 2);
-    const NodeConstants constants = node_constants(node);
-    Float4 low_first = Float4::splat(constants.corner), low_second = low_first;
-    Float4 high_first = low_first, high_second = low_first;
-    for (int axis = 0; axis < 3; ++axis) {
-      const Float4 weight = Float4::splat(constants.weight[axis]);
-      const std::uint8_t* low_faces = node.faces[constants.low_row[axis]];
-      const std::uint8_t* high_faces = node.faces[constants.low_row[axis] ^ 1];
-      low_first = low_first + weight * Float4::from_bytes(low_faces);
-      low_second = low_second + weight * Float4::from_bytes(low_faces + 4);
-      high_first = high_first + weight * Float4::from_bytes(high_faces);
-      high_second = high_second + weight * Float4::from_bytes(high_faces + 4);
-    }
-    const Float4 upper_bound = Float4::splat(node_error_bound);
-    const Float4 lower_bound = Float4::splat(-node_error_bound);
-    const auto touching = [&](Float4 low, Float4 high) {
-      return less_equal_mask(low, upper_bound) & less_equal_mask(lower_bound, high);
-    };
-    return touching(low_first, high_first) | touching(low_second, high_second) << 4;
-  }
-
-  /// A node's constants for the float child test: c = sum_a n_a o_a - d, the weights n_a s_a,
-  /// and for each axis the face row (`WideNode::faces`) nearest the plane's negative side
-  /// along the normal; the other face is that row ^ 1.
-  struct NodeConstants {
-    float corner;
-    float weight[3];
-    int low_row[3];
-  };
-  [[nodiscard]] NodeConstants node_constants(const WideNode& node) const noexcept {
-    const float normal[3] = {plane.normal.x, plane.normal.y, plane.normal.z};  // indexable
-    NodeConstants constants{-plane.d, {}, {}};
-    for (int axis = 0; axis < 3; ++axis) {
-      constants.corner = constants.corner + normal[axis] * node.origin[axis];
-      constants.weight[axis] = normal[axis] * node.step(axis);
-      constants.low_row[axis] = 2 * axis + (normal[axis] >= 0 ? 0 : 1);
-    }
-    return constants;
   }
 
   /// Exact: whether the closed triangle (inside the region) touches the plane.
   [[nodiscard]] bool touches(const Triangle& triangle) const {
     // Usually all three values are far from zero: float decides them (with the bound of the
-    // child tests, valid for any point of the region), then double, then exact arithmetic.
+    // values, `float_error_bound`, valid for any point of the region), then double, then exact
+    // arithmetic.
     if (float_error_bound < std::numeric_limits<float>::infinity()) {
       if (const std::optional<bool> decided =
               touches_by_values(float_value(triangle.a), float_value(triangle.b),
@@ -197,6 +137,50 @@ struct PlaneQuery {
   }
 
  private:
+  // The float child test (node_error_bound finite) on two groups of four lanes: bit i set
+  // unless child i's box is certainly off the plane.
+  [[nodiscard]] unsigned float_node_test(const WideNode& node) const {
+    static_assert(WideNode::groups == 2);
+    const NodeConstants constants = node_constants(node);
+    Float4 low_first = Float4::splat(constants.corner), low_second = low_first;
+    Float4 high_first = low_first, high_second = low_first;
+    for (int axis = 0; axis < 3; ++axis) {
+      const Float4 weight = Float4::splat(constants.weight[axis]);
+      const std::uint8_t* low_faces = node.faces[constants.low_row[axis]];
+      const std::uint8_t* high_faces = node.faces[constants.low_row[axis] ^ 1];
+      low_first = low_first + weight * Float4::from_bytes(low_faces);
+      low_second = low_second + weight * Float4::from_bytes(low_faces + 4);
+      high_first = high_first + weight * Float4::from_bytes(high_faces);
+      high_second = high_second + weight * Float4::from_bytes(high_faces + 4);
+    }
+    const Float4 upper_bound = Float4::splat(node_error_bound);
+    const Float4 lower_bound = Float4::splat(-node_error_bound);
+    const auto touching = [&](Float4 low, Float4 high) {
+      return less_equal_mask(low, upper_bound) & less_equal_mask(lower_bound, high);
+    };
+    return touching(low_first, high_first) | touching(low_second, high_second) << 4;
+  }
+
+  // A node's constants for the float child test (see the type's comment):
+  // c = sum_a n_a o_a - d, the weights n_a s_a, and for each axis the face row
+  // (WideNode::faces) nearest the plane's negative side along the normal; the other face is
+  // that row ^ 1.
+  struct NodeConstants {
+    float corner;
+    float weight[3];
+    int low_row[3];
+  };
+  [[nodiscard]] NodeConstants node_constants(const WideNode& node) const noexcept {
+    const float normal[3] = {plane.normal.x, plane.normal.y, plane.normal.z};  // indexable
+    NodeConstants constants{-plane.d, {}, {}};
+    for (int axis = 0; axis < 3; ++axis) {
+      constants.corner = constants.corner + normal[axis] * node.origin[axis];
+      constants.weight[axis] = normal[axis] * node.step(axis);
+      constants.low_row[axis] = 2 * axis + (normal[axis] >= 0 ? 0 : 1);
+    }
+    return constants;
+  }
+
   // `float_value` of vertex `vertex` of the group's four lanes, by the same operations.
   [[nodiscard]] Float4 float_values(const TriangleGroup& group, int vertex) const noexcept {
     const Vec3& n = plane.normal;
