@@ -123,8 +123,9 @@ struct BinMapping {
   Float4 origin;
   Float4 scale;
   Float4 last;
-  Vec3 scale_by_axis;
-  Vec3 origin_by_axis;
+  // Per axis, as plain arrays: indexing a glm vector by a run-time axis compiles to a switch.
+  float scale_by_axis[3];
+  float origin_by_axis[3];
   std::uint32_t bin_count;
 
   BinMapping(const Box4& centroids, std::uint32_t count) : bin_count(count) {
@@ -134,12 +135,14 @@ struct BinMapping {
       scale_by_axis[axis] = extent > 0 ? static_cast<float>(count) / extent : 0.0f;
     }
     origin = centroids.lower;
-    origin_by_axis = low;
-    scale = Float4::xyz(scale_by_axis.x, scale_by_axis.y, scale_by_axis.z);
+    for (int axis = 0; axis < 3; ++axis) origin_by_axis[axis] = low[axis];
+    scale = Float4::xyz(scale_by_axis[0], scale_by_axis[1], scale_by_axis[2]);
     last = Float4::splat(static_cast<float>(count - 1));
   }
 
-  [[nodiscard]] bool all_coincide() const { return scale_by_axis == Vec3(0.0f); }
+  [[nodiscard]] bool all_coincide() const {
+    return scale_by_axis[0] == 0 && scale_by_axis[1] == 0 && scale_by_axis[2] == 0;
+  }
 
   // Bin of `reference` along x, y and z (and a fourth, unused lane).
   void bins(const Reference& reference, std::uint32_t (&index)[4]) const {

@@ -6,6 +6,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <bit>
 
 namespace trisect {
@@ -29,7 +30,9 @@ LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const Triang
   const std::size_t floats = 9 * ids.size() + TriangleGroup::width - 1;
   stored.coordinates_.reserve(floats);
   detail::advise_huge_pages(stored.coordinates_.data(), floats * sizeof(float));
-  stored.coordinates_.resize(floats);
+  stored.coordinates_.resize(floats);  // unwritten: the groups below fill 9 floats per slot
+  std::fill(stored.coordinates_.end() - (TriangleGroup::width - 1), stored.coordinates_.end(),
+            0.0f);
   stored.leaf_starts_.assign(ids.size() / 64 + 1, 0);
   for (const LeafRange& leaf : leaves) stored.mark_leaf_start(leaf.begin);
   stored.mark_leaf_start(static_cast<std::uint32_t>(ids.size()));

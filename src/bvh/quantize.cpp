@@ -17,6 +17,12 @@ constexpr int lowest_exponent = -126;
 constexpr int highest_exponent = 127;
 constexpr int largest_face = 255;
 
+// 2^exponent for a normal exponent, built from its bits as `WideNode::step` decodes it
+// (std::ldexp is a library call, and the builder asks for millions of steps).
+float power_of_two(int exponent) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(exponent + 127) << 23);
+}
+
 // Face value q on a grid, rounded once: what a fused multiply-add gives, and also what a
 // multiplication then an addition give whenever q * step is a float (see `product_fits`).
 float decoded(int q, float step, float origin) { return std::fma(float(q), step, origin); }
@@ -36,8 +42,7 @@ int grid_exponent(float low, float high) {
     std::frexp(extent / largest_face, &above);
     exponent = std::clamp(above - 2, lowest_exponent, highest_exponent);
   }
-  while (exponent < highest_exponent &&
-         decoded(largest_face, std::ldexp(1.0f, exponent), low) < high)
+  while (exponent < highest_exponent && decoded(largest_face, power_of_two(exponent), low) < high)
     ++exponent;
   return exponent;
 }
@@ -78,7 +83,7 @@ void quantize_children(WideNode& node, const Aabb* boxes, int count) {
       high = std::max(high, boxes[i].max[axis]);
     }
     const int exponent = grid_exponent(low, high);
-    const float step = std::ldexp(1.0f, exponent);
+    const float step = power_of_two(exponent);
     node.origin[axis] = low;
     node.exponent[axis] = static_cast<std::uint8_t>(exponent + 127);
     for (int i = 0; i < WideNode::width; ++i) {

@@ -9,11 +9,39 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace trisect {
+
+namespace detail {
+/// A `std::allocator` that default-initialises where a vector would value-initialise: sizing
+/// a vector of floats leaves them unwritten, for arrays that are filled right after.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  /// Default-initialises `*p` (for a float: leaves it unwritten).
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  /// Constructs `*p` from `args`, as `std::allocator` does.
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+}  // namespace detail
 
 /// Slot range [begin, end) of one leaf.
 struct LeafRange {
@@ -90,8 +118,8 @@ class LeafTriangles {
 
   std::size_t size_ = 0;
   // 9 floats per slot, then TriangleGroup::width - 1 zeros, so that a group's last lanes
-  // load without reading past the end.
-  std::vector<float> coordinates_;
+  // load without reading past the end. Sized without zeroing: `of` writes every float.
+  std::vector<float, detail::DefaultInitAllocator<float>> coordinates_;
   // Bit s set when a leaf starts at slot s; bit size_ set too.
   std::vector<std::uint64_t> leaf_starts_;
 };
