@@ -201,7 +201,8 @@ class Builder {
   // The BVH: the finishing step over the laid-out tree, with the references' ids as leaf
   // order (leaves cover reference ranges left to right). The references are freed first.
   [[nodiscard]] Bvh finish(const TriangleSoup& soup) && {
-    std::vector<TriangleId> leaf_order(size_);
+    std::vector<TriangleId> leaf_order;
+    detail::resize_on_huge_pages(leaf_order, size_);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size_, 4096), [&](const auto& range) {
       for (std::size_t i = range.begin(); i != range.end(); ++i)
         leaf_order[i] = references_[i].id();

@@ -44,7 +44,7 @@ class Collapser {
   std::vector<WideNode> run() && {
     solve(0, 0);
     const Children root = root_children();
-    wide_.resize(root.count == 1 ? 1 : 1 + below(root));
+    resize_on_huge_pages(wide_, root.count == 1 ? 1 : 1 + below(root));
     emit(root, 0, 0);
     return std::move(wide_);
   }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -27,6 +28,16 @@ inline void advise_huge_pages(const void* data, std::size_t bytes) noexcept {
   (void)data;
   (void)bytes;
 #endif
+}
+
+/// Resizes the empty `array` to `size` elements, its storage advised for huge pages before
+/// the elements are first written (for the arrays a query reads, where huge pages also spare
+/// the translation misses of random accesses).
+template <class T, class Allocator>
+void resize_on_huge_pages(std::vector<T, Allocator>& array, std::size_t size) {
+  array.reserve(size);
+  advise_huge_pages(array.data(), size * sizeof(T));
+  array.resize(size);
 }
 
 }  // namespace trisect::detail

@@ -26,11 +26,10 @@ LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const Triang
                                 std::span<const LeafRange> leaves) {
   LeafTriangles stored;
   stored.size_ = ids.size();
-  // Reserved and advised before the first write, so that the pages are huge from the start.
+  // On huge pages from the start, and left unwritten: the groups below fill 9 floats per
+  // slot, and the tail is zeroed here.
   const std::size_t floats = 9 * ids.size() + TriangleGroup::width - 1;
-  stored.coordinates_.reserve(floats);
-  detail::advise_huge_pages(stored.coordinates_.data(), floats * sizeof(float));
-  stored.coordinates_.resize(floats);  // unwritten: the groups below fill 9 floats per slot
+  detail::resize_on_huge_pages(stored.coordinates_, floats);
   std::fill(stored.coordinates_.end() - (TriangleGroup::width - 1), stored.coordinates_.end(),
             0.0f);
   stored.leaf_starts_.assign(ids.size() / 64 + 1, 0);

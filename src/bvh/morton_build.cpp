@@ -98,7 +98,8 @@ class MortonBuilder {
   // order.
   [[nodiscard]] Bvh build() && {
     TreePiece root = build_piece(0, size_);
-    std::vector<TriangleId> leaf_order(size_);
+    std::vector<TriangleId> leaf_order;
+    resize_on_huge_pages(leaf_order, size_);
     for_each_index([&](std::size_t i) { leaf_order[i] = id_at(i); });
     const auto nodes = fresh<BinaryNode>(root.size);
     lay_out(root, nodes.get(), 0, parallel_subtree_threshold);
