@@ -1,13 +1,15 @@
-// The leaf-group tests of the box and plane queries (`touching_lanes`) against their own
+// The leaf-group tests of the box, plane and sphere queries (`touching_lanes`) against their own
 // one-triangle tests, lane by lane: groups of 1 to 4 triangles on a lattice full of exact
 // ties (vertices on box faces and on planes), with NaN past the last lane, which must not
 // matter.
 #include <trisect/bvh/box_query.hpp>
 #include <trisect/bvh/plane_query.hpp>
+#include <trisect/bvh/sphere_query.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <iterator>
 #include <limits>
 #include <random>
 
@@ -81,6 +83,33 @@ TEST_CASE("box and plane queries test a leaf group as they test each triangle",
   CHECK(plane_tally.touched > 5000);
   CHECK(box_tally.lanes - box_tally.touched > 5000);
   CHECK(plane_tally.lanes - plane_tally.touched > 5000);
+}
+
+TEST_CASE("sphere queries test a leaf group as they test each triangle", "[bvh][group_query]") {
+  std::mt19937_64 random(29);
+  std::uniform_real_distribution<float> uniform(-2.0f, 2.0f);
+  const auto uniform_point = [&] {
+    return Vec3(uniform(random), uniform(random), uniform(random));
+  };
+  // Lattice radii tie with lattice vertices (distances 0.5, 1, 1.5, ...); 1e-20 is below the
+  // radius from which the float test accepts a vertex as inside; sqrt(2) rounds to a float.
+  const float radii[] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 1.41421356f, 1e-20f, 0.3f};
+  Tally lattice, uniform_tally;
+  for (int i = 0; i < 20000; ++i) {
+    const bool on_lattice = i % 2 == 0;
+    const auto point = [&] { return on_lattice ? lattice_point(random) : uniform_point(); };
+    Triangle triangles[4];
+    for (Triangle& t : triangles) t = {point(), point(), point()};
+    if (i % 7 == 0) triangles[2].c = triangles[2].b = triangles[2].a;  // a point
+    const int count = 1 + i % 4;
+    const float radius = radii[static_cast<std::size_t>(i / 2) % std::size(radii)];
+    const SphereQuery query = SphereQuery::of(Sphere{point(), radius});
+    check_lanes(query, triangles, count, on_lattice ? lattice : uniform_tally);
+  }
+  CHECK(lattice.touched > 3000);
+  CHECK(uniform_tally.touched > 3000);
+  CHECK(lattice.lanes - lattice.touched > 3000);
+  CHECK(uniform_tally.lanes - uniform_tally.touched > 3000);
 }
 
 }  // namespace

@@ -5,9 +5,11 @@
 #include "trisect/bvh/traverse.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
 #include "trisect/math/float4.hpp"
+#include "trisect/math/triangle_group.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -76,10 +78,8 @@ struct SphereQuery {
         const Float4 center = Float4::splat(sphere.center[axis]);
         const Float4 lower = node.face_row(2 * axis, group);
         const Float4 upper = node.face_row(2 * axis + 1, group);
-        const Float4 below = lower - center, above = center - upper;
-        const Float4 gap = max_ignoring_nan(max_ignoring_nan(below, above), zero);
         const Float4 reach = max_ignoring_nan(center - lower, upper - center);
-        gap2 = gap2 + gap * gap;
+        gap2 = gap2 + squared_gap(lower, upper, center);
         reach2 = reach2 + reach * reach;
       }
       touching |= less_equal_mask(gap2, touch) << (4 * group);
@@ -88,11 +88,54 @@ struct SphereQuery {
     return {touching, within & touching};
   }
 
+  /// Exact: `intersects(triangle, sphere)`.
   [[nodiscard]] bool touches(const Triangle& triangle) const {
     return intersects(triangle, sphere);
   }
 
+  /// `touches` for the triangles of a leaf group, the early answers in float for all four at
+  /// once with the thresholds and the error bound of `child_masks`: a lane whose triangle's
+  /// bounding box is certainly farther than the radius is apart, a lane with a vertex certainly
+  /// inside the ball touches (a vertex is a box of one point); the exact test decides the rest.
+  [[nodiscard]] unsigned touching_lanes(const TriangleGroup& group) const {
+    const unsigned lanes = group.lane_mask();
+    const Float4 zero = Float4::splat(0.0f);
+    Float4 gap2 = zero, distance2[3] = {zero, zero, zero};
+    for (int axis = 0; axis < 3; ++axis) {
+      const Float4 center = Float4::splat(sphere.center[axis]);
+      const Float4 vertices[3] = {group.lanes(0, axis), group.lanes(1, axis), group.lanes(2, axis)};
+      const Float4 lower =
+          min_ignoring_nan(min_ignoring_nan(vertices[0], vertices[1]), vertices[2]);
+      const Float4 upper =
+          max_ignoring_nan(max_ignoring_nan(vertices[0], vertices[1]), vertices[2]);
+      gap2 = gap2 + squared_gap(lower, upper, center);
+      for (int vertex = 0; vertex < 3; ++vertex) {
+        const Float4 offset = vertices[vertex] - center;
+        distance2[vertex] = distance2[vertex] + offset * offset;
+      }
+    }
+    const Float4 inside = Float4::splat(inside_threshold);
+    const unsigned near = less_equal_mask(gap2, Float4::splat(touch_threshold)) & lanes;
+    unsigned touching =
+        (less_equal_mask(distance2[0], inside) | less_equal_mask(distance2[1], inside) |
+         less_equal_mask(distance2[2], inside)) &
+        near;
+    for (unsigned open = near & ~touching; open != 0; open &= open - 1) {
+      const int lane = std::countr_zero(open);
+      touching |= (touches(group.triangle(lane)) ? 1u : 0u) << lane;
+    }
+    return touching;
+  }
+
  private:
+  // The square of the distance from `center` to [lower, upper] along one axis (0 within it),
+  // lane by lane.
+  [[nodiscard]] static Float4 squared_gap(Float4 lower, Float4 upper, Float4 center) noexcept {
+    const Float4 gap =
+        max_ignoring_nan(max_ignoring_nan(lower - center, center - upper), Float4::splat(0.0f));
+    return gap * gap;
+  }
+
   static constexpr float largest = std::numeric_limits<float>::max();
   static constexpr float infinity = std::numeric_limits<float>::infinity();
 
