@@ -1,5 +1,6 @@
 // Box queries against brute force, as exact sorted sets, on every scene; infinite bounds.
 #include "support/brute_force.hpp"
+#include "support/node_picker.hpp"
 #include "support/query_maker.hpp"
 #include "support/scenes.hpp"
 
@@ -9,7 +10,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -43,14 +43,12 @@ TEST_CASE("box node tests equal the exact comparisons of decoded boxes", "[bvh]"
     INFO(scene.name);
     const Bvh bvh = build(scene.soup());
     if (bvh.wide.empty()) continue;
-    std::uniform_int_distribution<std::size_t> pick_node(0, bvh.wide.size() - 1);
+    NodePicker picker(bvh);
     int touching = 0, inside = 0, apart = 0;
     for (int q = 0; q < 3000; ++q) {
-      const WideNode& node = bvh.wide[pick_node(random)];
-      const int lanes = std::popcount(unsigned{node.used_mask()});
-      std::uniform_int_distribution<int> pick_lane(0, lanes - 1);
-      const Aabb first = node.child_bounds(pick_lane(random));
-      const Aabb second = node.child_bounds(pick_lane(random));
+      const WideNode& node = picker.node(random);
+      const Aabb first = node.child_bounds(NodePicker::used_lane(node, random));
+      const Aabb second = node.child_bounds(NodePicker::used_lane(node, random));
       Aabb box = Aabb::empty();
       for (int axis = 0; axis < 3; ++axis) {
         const float faces[4] = {first.min[axis], first.max[axis], second.min[axis],
@@ -73,7 +71,7 @@ TEST_CASE("box node tests equal the exact comparisons of decoded boxes", "[bvh]"
         box.max[axis] = std::max(a, b);
       }
       const ChildMasks masks = BoxQuery{box}.child_masks(node);
-      for (int i = 0; i < lanes; ++i) {
+      for (int i = 0; i < NodePicker::used_lanes(node); ++i) {
         const bool touches = box.overlaps(node.child_bounds(i));
         const bool holds = touches && BoxQuery{box}.contains(node.child_bounds(i));
         REQUIRE((masks.touching >> i & 1u) == (touches ? 1u : 0u));

@@ -1,6 +1,7 @@
 // Plane queries against brute force, as exact sorted sets, on every scene, also scaled past
 // the float child tests.
 #include "support/brute_force.hpp"
+#include "support/node_picker.hpp"
 #include "support/query_maker.hpp"
 #include "support/scenes.hpp"
 
@@ -10,7 +11,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <random>
 
 #include <cmath>
@@ -98,13 +98,11 @@ TEST_CASE("plane node tests keep every child whose decoded box the plane touches
     INFO(scene.name);
     const Bvh bvh = build(scene.soup());
     if (bvh.wide.empty()) continue;
-    std::uniform_int_distribution<std::size_t> pick_node(0, bvh.wide.size() - 1);
+    NodePicker picker(bvh);
     int touching = 0, apart = 0;
     for (int q = 0; q < 3000; ++q) {
-      const WideNode& node = bvh.wide[pick_node(random)];
-      const int lanes = std::popcount(unsigned{node.used_mask()});
-      const int lane = std::uniform_int_distribution<int>(0, lanes - 1)(random);
-      const Aabb box = node.child_bounds(lane);
+      const WideNode& node = picker.node(random);
+      const Aabb box = node.child_bounds(NodePicker::used_lane(node, random));
       const Vec3 corner((q & 1) != 0 ? box.max.x : box.min.x, (q & 2) != 0 ? box.max.y : box.min.y,
                         (q & 4) != 0 ? box.max.z : box.min.z);
       const Vec3 normal(uniform(random, -1, 1), uniform(random, -1, 1), uniform(random, -1, 1));
@@ -113,7 +111,7 @@ TEST_CASE("plane node tests keep every child whose decoded box the plane touches
       const PlaneQuery query = make_query(bvh, plane);
       REQUIRE(query.node_error_bound < std::numeric_limits<float>::infinity());
       const unsigned kept = query.child_masks(node).touching;
-      for (int i = 0; i < lanes; ++i) {
+      for (int i = 0; i < NodePicker::used_lanes(node); ++i) {
         const bool exact = query.may_touch(node.child_bounds(i));
         (exact ? touching : apart) += 1;
         if (exact) REQUIRE((kept >> i & 1u) == 1u);
