@@ -8,6 +8,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <glm/geometric.hpp>
@@ -289,8 +290,12 @@ std::vector<Section> slice(const TriangleSoup& soup, const Vec3& normal,
 
   SliceStats local;
   std::vector<Section> distinct;
+  if (options.threads < 0 || options.threads > max_slice_threads)
+    throw InvalidInput("slice: threads must be from 0 to " + std::to_string(max_slice_threads) +
+                       ", got " + std::to_string(options.threads));
   if (options.threads > 0) {
-    tbb::task_arena arena(options.threads);
+    // More workers than TBB runs at once would only make TBB warn on stderr.
+    tbb::task_arena arena(std::min(options.threads, tbb::info::default_concurrency()));
     arena.execute([&] { distinct = slice_distinct(soup, normal, planes, options, local); });
   } else {
     distinct = slice_distinct(soup, normal, planes, options, local);
@@ -340,14 +345,24 @@ Extent extent_along(const TriangleSoup& soup, const Vec3& normal) {
     }
   }
   if (soup.empty()) return {};
-  return {float(low), float(high)};
+  return {low, high};
 }
+
+namespace {
+
+// An offset computed in double, rounded to float; beyond the float range, ±FLT_MAX.
+float offset_to_float(double offset) {
+  const double largest = std::numeric_limits<float>::max();
+  return float(std::clamp(offset, -largest, largest));
+}
+
+}  // namespace
 
 std::vector<float> layer_offsets(const Extent& extent, std::size_t layers) {
   std::vector<float> offsets(layers);
-  const double low = extent.low, size = double(extent.high) - low;
+  const double low = extent.low, size = extent.high - low;
   for (std::size_t i = 0; i < layers; ++i)
-    offsets[i] = float(low + (double(i) + 0.5) * size / double(layers));
+    offsets[i] = offset_to_float(low + (double(i) + 0.5) * size / double(layers));
   return offsets;
 }
 
@@ -363,7 +378,7 @@ std::vector<float> step_offsets(const Extent& extent, float step, std::size_t ma
   for (std::size_t i = 0; i < std::size_t(count); ++i) {
     const double offset = low + (double(i) + 0.5) * double(step);
     if (i > 0 && offset >= high) break;
-    offsets.push_back(float(offset));
+    offsets.push_back(offset_to_float(offset));
   }
   return offsets;
 }

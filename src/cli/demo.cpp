@@ -1,5 +1,7 @@
 // `trisect demo`: the main job on a built-in scene, with timings and an SVG section picture.
+#include "command_run.hpp"
 #include "demo_peer.hpp"
+#include "output.hpp"
 #include "subcommands.hpp"
 
 #include <trisect/cli/run.hpp>
@@ -14,10 +16,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <ostream>
 #include <random>
+#include <sstream>
 
 namespace trisect::cli {
 namespace {
@@ -96,15 +98,12 @@ Timing time_touching(const Bvh& bvh, std::size_t count, MakeShape&& make_shape) 
 
 // The section of the plane z = height: touched triangles (grey) and their cut segments (red),
 // seen from +z.
-void write_section_svg(const std::filesystem::path& path, const Mesh& mesh, const Bvh& bvh,
-                       float height) {
-  const Plane plane{{0, 0, 1}, height};
-  const std::vector<TriangleId> touched = collect_touching(bvh, plane);
+void write_section_svg(std::ostream& svg, const Mesh& mesh, const Bvh& bvh,
+                       const std::vector<TriangleId>& touched, float height) {
   const Aabb bounds = bvh.bounds();
   const float scale = 800.0f / std::max(bounds.max.x - bounds.min.x, bounds.max.y - bounds.min.y);
   const auto x = [&](float value) { return (value - bounds.min.x) * scale + 10; };
   const auto y = [&](float value) { return (bounds.max.y - value) * scale + 10; };
-  std::ofstream svg(path);
   svg << "<svg xmlns='http://www.w3.org/2000/svg' width='820' height='"
       << (bounds.max.y - bounds.min.y) * scale + 20 << "'>\n<rect width='100%' height='100%' "
       << "fill='white'/>\n<g fill='#ddd' stroke='#999' stroke-width='0.3'>\n";
@@ -134,25 +133,10 @@ void write_section_svg(const std::filesystem::path& path, const Mesh& mesh, cons
   svg << "</g>\n</svg>\n";
 }
 
-int run_demo(const std::filesystem::path& svg_path, std::ostream& out, std::ostream& err) {
-  Mesh mesh;
-  std::string scene;
-  try {
-    if (const auto bunny = find_bunny()) {
-      mesh = load_mesh(*bunny);
-      scene = "Stanford bunny (" + bunny->string() + ")";
-    } else {
-      mesh = procedural_sphere(300, 300);
-      scene = "procedural noisy sphere (no shared meshes found; set TRISECT_MESH_DIR)";
-    }
-  } catch (const MeshError& error) {
-    err << "trisect demo: " << error.what() << '\n';
-    return exit_bad_input;
-  }
+// Writes the report of the demo on `out` and returns the height of its plane section.
+float report_demo(const Mesh& mesh, const std::string& scene, const Bvh& bvh,
+                  double build_milliseconds, std::ostream& out) {
   out << "scene: " << scene << ", " << mesh.triangle_count() << " triangles\n";
-  const auto build_start = Clock::now();
-  const Bvh bvh = build(mesh.soup());
-  const double build_milliseconds = microseconds_since(build_start) / 1000;
   const BvhStatistics stats = statistics(bvh);
   out << "BVH built in " << std::fixed << std::setprecision(1) << build_milliseconds
       << " ms: " << stats.node_count << " nodes, depth " << stats.depth << ", SAH cost "
@@ -210,12 +194,51 @@ int run_demo(const std::filesystem::path& svg_path, std::ostream& out, std::ostr
               Timing{rays.size(), embree->hits, embree->ray_microseconds}, "hits");
   }
 
-  write_section_svg(svg_path, mesh, bvh, bounds.center().z);
-  out << std::defaultfloat << std::setprecision(6) << "\nplane section z = " << bounds.center().z
-      << " written to " << svg_path.string() << " ("
-      << collect_touching(bvh, Plane{{0, 0, 1}, bounds.center().z}).size()
-      << " touched triangles, cut segments in red)\n";
-  return 0;
+  return bounds.center().z;
+}
+
+// The scene: the bunny when the shared meshes are found, else a procedural sphere.
+std::pair<Mesh, std::string> load_scene(const std::optional<std::filesystem::path>& bunny,
+                                        CommandRun& run) {
+  if (bunny) {
+    run.processing(bunny->string());
+    return {load_mesh(*bunny), "Stanford bunny (" + bunny->string() + ")"};
+  }
+  run.processing("the procedural scene");
+  return {procedural_sphere(300, 300),
+          "procedural noisy sphere (no shared meshes found; set TRISECT_MESH_DIR)"};
+}
+
+int run_demo(const std::string& svg_path, std::ostream& out, std::ostream& err) {
+  CommandRun run("trisect demo", err);
+  return run([&] {
+    const OutputRequest svg_request{"--svg", svg_path};
+    const std::optional<std::filesystem::path> bunny = find_bunny();
+    std::vector<std::string> inputs;
+    if (bunny) inputs.push_back(bunny->string());
+    check_outputs(std::span(&svg_request, 1), inputs);
+    const auto [mesh, scene] = load_scene(bunny, run);
+    const auto build_start = Clock::now();
+    const Bvh bvh = build(mesh.soup());
+    const double build_milliseconds = microseconds_since(build_start) / 1000;
+    std::ostringstream report;
+    const float height = report_demo(mesh, scene, bvh, build_milliseconds, report);
+    const std::vector<TriangleId> touched = collect_touching(bvh, Plane{{0, 0, 1}, height});
+    report << std::defaultfloat << std::setprecision(6) << "\nplane section z = " << height
+           << " drawn to " << (svg_path == standard_output_path ? "standard output" : svg_path)
+           << " (" << touched.size() << " touched triangles, cut segments in red)\n";
+    std::vector<Output> outputs{{svg_request, [&](std::ostream& svg) {
+                                   write_section_svg(svg, mesh, bvh, touched, height);
+                                 }}};
+    // With the picture on standard output, the report goes to stderr beside the messages.
+    if (svg_path == standard_output_path)
+      err << report.str();
+    else
+      outputs.push_back({{"the report", standard_output_path},
+                         [&](std::ostream& stream) { stream << report.str(); }});
+    write_outputs(outputs, out);
+    return 0;
+  });
 }
 
 }  // namespace
@@ -224,14 +247,16 @@ void add_demo_command(CLI::App& app, Context& context) {
   CLI::App* command =
       app.add_subcommand("demo", "the main job on a built-in scene, with timings and a picture");
   const auto svg_path = std::make_shared<std::string>("trisect-demo-section.svg");
-  command->add_option("--svg", *svg_path, "where to write the SVG of a plane section")
+  command
+      ->add_option("--svg", *svg_path, "where to write the SVG of a plane section (- for stdout)")
       ->type_name("FILE")
       ->capture_default_str();
   command->footer(R"(
 Runs the main job on a built-in scene: the Stanford bunny from the shared meshes
 ($TRISECT_MESH_DIR or ../shared/meshes) when present, otherwise a procedural noisy sphere.
 Builds the BVH, runs box, plane, sphere and ray queries, prints what they found and how long
-they took, and writes an SVG of a plane section with the triangles it touches.)");
+they took, and writes an SVG of a plane section with the triangles it touches (written whole
+or not at all; with --svg - the picture goes to stdout and the report to stderr).)");
   context.actions[command] = [&context, svg_path] {
     return run_demo(*svg_path, context.out, context.err);
   };

@@ -1,4 +1,6 @@
 // `trisect info MESH`.
+#include "command_run.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 #include "subcommands.hpp"
 
@@ -15,8 +17,10 @@
 namespace trisect::cli {
 namespace {
 
-int run_info(const std::string& mesh_path, std::ostream& out, std::ostream& err) {
-  try {
+int run_info(const std::string& mesh_path, std::ostream& standard_output, std::ostream& err) {
+  CommandRun run("trisect info", err);
+  return run([&] {
+    run.processing(mesh_path);
     const Progress loading(err, "loading " + mesh_path);
     const Mesh mesh = load_mesh(mesh_path);
     loading.done(std::to_string(mesh.triangle_count()) + " triangles");
@@ -31,6 +35,8 @@ int run_info(const std::string& mesh_path, std::ostream& out, std::ostream& err)
     const TopologyCounts& edges = topology.counts;
     const Aabb bounds = bvh.bounds();
     const BvhStatistics stats = statistics(bvh);
+    OutputWriter writer(standard_output);
+    std::ostream& out = writer.stream();
     out << "mesh:          " << mesh_path << '\n'
         << "triangles:     " << mesh.triangle_count() << '\n'
         << "vertices:      " << mesh.positions.size() << '\n'
@@ -52,13 +58,9 @@ int run_info(const std::string& mesh_path, std::ostream& out, std::ostream& err)
         << stats.depth << ")\n"
         << "bvh SAH cost:  " << stats.sah_cost << '\n'
         << "bvh memory:    " << stats.bytes << " bytes\n";
+    writer.finish();
     return 0;
-  } catch (const MeshError& error) {
-    err << "trisect info: " << error.what() << '\n';
-  } catch (const InvalidInput& error) {
-    err << "trisect info: " << mesh_path << ": " << error.what() << '\n';
-  }
-  return exit_bad_input;
+  });
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // `trisect overlap`: every intersecting triangle pair of two meshes, or of one mesh with
 // itself (DESIGN.md, "The `trisect overlap` command").
+#include "command_run.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 #include "subcommands.hpp"
 
@@ -22,12 +24,6 @@
 namespace trisect::cli {
 namespace {
 
-/// A bad command line; what() names the argument.
-class ArgumentError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 struct OverlapArguments {
   std::vector<std::string> meshes;
   std::vector<std::string> transform_tokens;  ///< The 12 words after --transform, if given.
@@ -39,7 +35,7 @@ struct OverlapArguments {
 /// The 12 numbers after --transform, rounded to float; each must be finite.
 Transform parse_transform(const std::vector<std::string>& tokens) {
   if (tokens.size() != 12)
-    throw ArgumentError(
+    throw UsageError(
         "--transform takes 12 numbers (R00 R01 R02 T0 R10 R11 R12 T1 R20 R21 "
         "R22 T2), got " +
         std::to_string(tokens.size()));
@@ -47,9 +43,9 @@ Transform parse_transform(const std::vector<std::string>& tokens) {
   for (std::size_t k = 0; k < 12; ++k) {
     const std::optional<float> value = read_float(tokens[k]);
     const std::string which =
-        "--transform number " + std::to_string(k + 1) + " '" + tokens[k] + "'";
-    if (!value) throw ArgumentError(which + " is not a number");
-    if (!std::isfinite(*value)) throw ArgumentError(which + " is not finite");
+        "--transform number " + std::to_string(k + 1) + " " + quoted_excerpt(tokens[k]);
+    if (!value) throw UsageError(which + " is not a number");
+    if (!std::isfinite(*value)) throw UsageError(which + " is not finite");
     transform.rows[k] = *value;
   }
   return transform;
@@ -57,28 +53,19 @@ Transform parse_transform(const std::vector<std::string>& tokens) {
 
 /// Checks what CLI11 parsed against the contract's forms.
 void check_arguments(OverlapArguments& parsed, bool has_transform) {
-  if (parsed.self && has_transform) throw ArgumentError("--self does not take --transform");
-  if (parsed.self && parsed.meshes.size() != 1)
-    throw ArgumentError("overlap --self takes one MESH");
+  if (parsed.self && has_transform) throw UsageError("--self does not take --transform");
+  if (parsed.self && parsed.meshes.size() != 1) throw UsageError("overlap --self takes one MESH");
   if (!parsed.self && parsed.meshes.size() != 2)
-    throw ArgumentError("overlap takes MESH_A and MESH_B (or MESH --self)");
+    throw UsageError("overlap takes MESH_A and MESH_B (or MESH --self)");
   if (has_transform) parsed.transform = parse_transform(parsed.transform_tokens);
 }
 
-Mesh load(const std::string& path, std::ostream& err) {
+Mesh load(const std::string& path, CommandRun& run, std::ostream& err) {
+  run.processing(path);
   const Progress loading(err, "loading " + path);
   Mesh mesh = load_mesh(path);
   loading.done(std::to_string(mesh.triangle_count()) + " triangles");
   return mesh;
-}
-
-/// Builds the BVH of `mesh`; an invalid mesh throws `MeshError` naming `path`.
-Bvh build_checked(const Mesh& mesh, const std::string& path) {
-  try {
-    return build(mesh.soup());
-  } catch (const InvalidInput& error) {
-    throw MeshError(path + ": " + error.what());
-  }
 }
 
 std::string format_pairs(const std::vector<TrianglePair>& pairs, bool count) {
@@ -93,17 +80,18 @@ std::string format_pairs(const std::vector<TrianglePair>& pairs, bool count) {
   return text;
 }
 
-std::vector<TrianglePair> answer(const OverlapArguments& arguments, std::ostream& err) {
-  const Mesh first = load(arguments.meshes[0], err);
-  const Bvh first_bvh = build_checked(first, arguments.meshes[0]);
+std::vector<TrianglePair> answer(const OverlapArguments& arguments, CommandRun& run,
+                                 std::ostream& err) {
+  const Mesh first = load(arguments.meshes[0], run, err);
+  const Bvh first_bvh = build(first.soup());
   if (arguments.self) {
     const Progress finding(err, "finding self-intersections");
     std::vector<TrianglePair> pairs = self_intersections(first_bvh);
     finding.done(std::to_string(pairs.size()) + " pairs");
     return pairs;
   }
-  const Mesh second = load(arguments.meshes[1], err);
-  const Bvh second_bvh = build_checked(second, arguments.meshes[1]);
+  const Mesh second = load(arguments.meshes[1], run, err);
+  const Bvh second_bvh = build(second.soup());
   const Progress finding(err, "finding intersecting pairs");
   try {
     std::vector<TrianglePair> pairs = collect_intersecting_pairs(
@@ -111,24 +99,22 @@ std::vector<TrianglePair> answer(const OverlapArguments& arguments, std::ostream
     finding.done(std::to_string(pairs.size()) + " pairs");
     return pairs;
   } catch (const InvalidInput& error) {  // the transform maps a vertex of B to infinity
-    throw ArgumentError(std::string(error.what()) + " (of " + arguments.meshes[1] + ")");
+    throw UsageError(std::string(error.what()) + " (of " + arguments.meshes[1] + ")");
   }
 }
 
 int run_overlap(OverlapArguments& arguments, bool has_transform, std::ostream& out,
                 std::ostream& err) {
-  try {
+  CommandRun run("trisect overlap", err);
+  return run([&] {
     check_arguments(arguments, has_transform);
-    const std::string text = format_pairs(answer(arguments, err), arguments.count);
-    out << text;
-    out.flush();
+    const std::vector<TrianglePair> pairs = answer(arguments, run, err);
+    const std::string text = format_pairs(pairs, arguments.count);
+    OutputWriter writer(out);
+    writer.stream() << text;
+    writer.finish();
     return 0;
-  } catch (const ArgumentError& error) {
-    err << "trisect overlap: " << error.what() << '\n';
-  } catch (const MeshError& error) {
-    err << "trisect overlap: " << error.what() << '\n';
-  }
-  return exit_bad_input;
+  });
 }
 
 constexpr const char* overlap_footer = R"(

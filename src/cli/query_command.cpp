@@ -1,4 +1,6 @@
 // `trisect query MESH QUERYFILE`.
+#include "command_run.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 #include "subcommands.hpp"
 
@@ -55,14 +57,15 @@ void answer_line(const Bvh& bvh, const Query& query, std::string& line) {
 }
 
 // Writes each answer as soon as it is known, so that memory holds one answer at a time; stops
-// at the first failed write. False when a write failed.
-bool write_answers(const Bvh& bvh, const std::vector<Query>& queries, std::ostream& out) {
+// at the first failed write (throws `WriteError`).
+void write_answers(const Bvh& bvh, const std::vector<Query>& queries, OutputWriter& out) {
   std::string line;
   for (const Query& query : queries) {
     answer_line(bvh, query, line);
-    if (!out.write(line.data(), static_cast<std::streamsize>(line.size()))) return false;
+    out.stream().write(line.data(), static_cast<std::streamsize>(line.size()));
+    out.check();
   }
-  return static_cast<bool>(out.flush());
+  out.finish();
 }
 
 constexpr const char* query_footer = R"(
@@ -92,11 +95,11 @@ example:
 // read whole before any answer, so that bad input prints nothing on `out`.
 int run_query(const std::string& mesh_path, const std::string& query_path, std::ostream& out,
               std::ostream& err) {
-  const std::string prefix = "trisect query: ";
-  std::string_view working_on = query_path;  // the file a memory exhaustion is blamed on
-  try {
+  CommandRun run("trisect query", err);
+  return run([&] {
+    run.processing(query_path);
     const std::vector<Query> queries = parse_query_file(read_regular_file(query_path), query_path);
-    working_on = mesh_path;
+    run.processing(mesh_path);
     const Progress loading(err, "loading " + mesh_path);
     const Mesh mesh = load_mesh(mesh_path);
     loading.done(std::to_string(mesh.triangle_count()) + " triangles");
@@ -104,24 +107,11 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
     const Bvh bvh = build(mesh.soup());
     building.done();
     const Progress answering(err, "answering " + std::to_string(queries.size()) + " queries");
-    if (!write_answers(bvh, queries, out)) {
-      err << prefix << "cannot write the answers (output closed or disk full)\n";
-      return exit_write_failed;
-    }
+    OutputWriter writer(out);
+    write_answers(bvh, queries, writer);
     answering.done();
     return 0;
-  } catch (const FileError& error) {
-    err << prefix << error.what() << '\n';
-  } catch (const QueryFileError& error) {
-    err << prefix << error.what() << '\n';
-  } catch (const MeshError& error) {
-    err << prefix << error.what() << '\n';
-  } catch (const InvalidInput& error) {
-    err << prefix << mesh_path << ": " << error.what() << '\n';
-  } catch (const std::bad_alloc&) {
-    err << prefix << working_on << ": out of memory\n";
-  }
-  return exit_bad_input;
+  });
 }
 
 }  // namespace

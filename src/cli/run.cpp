@@ -1,13 +1,19 @@
 // The command line of `trisect`: CLI11 parses it, each subcommand's file registers itself.
 #include "trisect/cli/run.hpp"
 
+#include "errors.hpp"
+#include "output.hpp"
 #include "subcommands.hpp"
+
+#include <trisect/io/text_token.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <optional>
 #include <ostream>
+#include <span>
+#include <sstream>
 
 namespace trisect::cli {
 namespace {
@@ -28,10 +34,6 @@ Run 'trisect CMD --help' for the arguments of one command.)";
 void build_command_line(CLI::App& app, Context& context) {
   app.require_subcommand(1);
   app.footer(general_footer);
-  app.failure_message([](const CLI::App*, const CLI::Error& error) {
-    return std::string("trisect: ") + error.what() +
-           "\nRun 'trisect --help' or 'trisect CMD --help' for usage.\n";
-  });
   for (const Registration registration : registrations) registration(app, context);
 }
 
@@ -58,8 +60,78 @@ std::optional<std::string> unknown_command(const CLI::App& app,
     names += (names.empty() ? "" : ", ") + command->get_name();
   }
   const bool is_option = arguments[0].starts_with('-');
-  return std::string(is_option ? "unknown option '" : "unknown command '") +
-         arguments[0].substr(0, 40) + "' (expected a command: " + names + "; see trisect --help)";
+  return std::string(is_option ? "unknown option " : "unknown command ") +
+         quoted_excerpt(arguments[0]) + " (expected a command: " + names + "; see trisect --help)";
+}
+
+// True for a token that CLI11 takes for an option name rather than a value.
+bool looks_like_option(const std::string& token) {
+  return token.size() > 1 && token[0] == '-' && !read_float(token);
+}
+
+// How many of `tokens`, from the first on, are numbers.
+std::size_t leading_numbers(std::span<const std::string> tokens) {
+  std::size_t count = 0;
+  while (count < tokens.size() && read_float(tokens[count])) ++count;
+  return count;
+}
+
+// CLI11 reports an option left without its values, or given a wrong count of numbers, as a
+// complaint about something else (an option group's requirement, a positional argument's
+// count): such options are named here first. `arguments` follow the subcommand's name.
+void check_option_values(const CLI::App& command, std::span<const std::string> arguments) {
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const CLI::Option* option = command.get_option_no_throw(arguments[i]);
+    if (option == nullptr || option->get_expected_min() == 0) continue;
+    const std::span<const std::string> rest = arguments.subspan(i + 1);
+    if (rest.empty() || looks_like_option(rest[0]))
+      throw UsageError(arguments[i] + ": expects a value, got none");
+    const int expected = option->get_expected_max();
+    if (expected <= 1 || option->get_expected_min() != expected) continue;
+    const std::size_t numbers = leading_numbers(rest);
+    const auto wanted = static_cast<std::size_t>(expected);
+    if (numbers < wanted && numbers < rest.size() && !looks_like_option(rest[numbers]))
+      throw UsageError(arguments[i] + " number " + std::to_string(numbers + 1) + " " +
+                       quoted_excerpt(rest[numbers]) + " is not a number");
+    if (numbers != wanted)
+      throw UsageError(arguments[i] + " takes " + std::to_string(wanted) + " numbers, got " +
+                       std::to_string(numbers));
+  }
+}
+
+// CLI11's message with every argument longer than `quoted_length` cut short, as the commands
+// quote untrusted text.
+std::string shortened(std::string message, const std::vector<std::string>& arguments) {
+  for (const std::string& argument : arguments) {
+    if (argument.size() <= quoted_length) continue;
+    const std::string cut = argument.substr(0, quoted_length) + "...";
+    for (std::size_t at = message.find(argument); at != std::string::npos;
+         at = message.find(argument, at + cut.size()))
+      message.replace(at, argument.size(), cut);
+  }
+  return message;
+}
+
+// Writes `text` (help) to `out` through the one writer: 0, or `exit_write_failed`.
+int write_help(const std::string& text, std::ostream& out) {
+  OutputWriter writer(out);
+  writer.stream() << text;
+  try {
+    writer.finish();
+    return 0;
+  } catch (const WriteError&) {
+    return exit_write_failed;
+  }
+}
+
+// Parses the command line; throws `UsageError` or `CLI::ParseError`.
+void parse(CLI::App& app, const std::vector<std::string>& arguments) {
+  if (!arguments.empty())
+    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (command->check_name(arguments[0]))
+        check_option_values(*command, std::span(arguments).subspan(1));
+  std::vector<std::string> remaining = reversed(arguments);
+  app.parse(remaining);
 }
 
 }  // namespace
@@ -67,17 +139,21 @@ std::optional<std::string> unknown_command(const CLI::App& app,
 int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
   Context context{out, err};
   CLI::App app("trisect: exact BVH queries over triangle meshes", "trisect");
+  build_command_line(app, context);
   try {
-    build_command_line(app, context);
-    std::vector<std::string> remaining = reversed(arguments);
-    app.parse(remaining);
+    parse(app, arguments);
   } catch (const CLI::ParseError& error) {
-    const bool is_help = error.get_exit_code() == 0;
-    if (is_help) return app.exit(error, out, err);
-    if (const auto message = unknown_command(app, arguments))
-      err << "trisect: " << *message << '\n';
-    else
-      app.exit(error, out, err);
+    if (error.get_exit_code() == 0) {  // --help
+      std::ostringstream help;
+      app.exit(error, help, err);
+      return write_help(help.str(), out);
+    }
+    const auto message = unknown_command(app, arguments);
+    err << "trisect: " << shortened(message ? *message : error.what(), arguments)
+        << "\nRun 'trisect --help' or 'trisect CMD --help' for usage.\n";
+    return exit_bad_input;
+  } catch (const UsageError& error) {
+    err << "trisect: " << error.what() << '\n';
     return exit_bad_input;
   }
   for (const CLI::App* chosen : app.get_subcommands()) return context.actions.at(chosen)();

@@ -1,5 +1,7 @@
 // `trisect slice MESH (--axis x|y|z | --normal NX NY NZ) (--at D... | --layers N | --step H)
 // [--json FILE] [--svg FILE]`.
+#include "command_run.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 #include "section_output.hpp"
 #include "subcommands.hpp"
@@ -14,20 +16,14 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <memory>
-#include <new>
 #include <ostream>
-#include <stdexcept>
 
 namespace trisect::cli {
 namespace {
 
-// A bad argument value: what() names the option.
-class ArgumentError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// Most planes --layers and --step may ask for.
+constexpr std::size_t max_planes = 10'000'000;
 
 struct SliceArguments {
   std::string mesh;
@@ -35,19 +31,35 @@ struct SliceArguments {
   std::vector<std::string> normal, at;
   std::string layers, step;
   std::string json, svg;
-  unsigned threads = 0;
+  std::string threads;
+  // Which options were given (an empty value is given too, and is an error).
+  bool has_layers = false, has_json = false, has_svg = false, has_threads = false;
 };
 
 float finite_number(const std::string& option, const std::string& text) {
   const std::optional<float> value = read_float(text);
-  const std::string quoted = "'" + text.substr(0, 40) + (text.size() > 40 ? "...'" : "'");
-  if (!value) throw ArgumentError(option + ": " + quoted + " is not a number");
-  if (!std::isfinite(*value)) throw ArgumentError(option + ": " + quoted + " is not finite");
+  if (!value) throw UsageError(option + ": " + quoted_excerpt(text) + " is not a number");
+  if (!std::isfinite(*value))
+    throw UsageError(option + ": " + quoted_excerpt(text) + " is not finite");
   return *value;
 }
 
+// A whole number from `low` to `high` written in decimal digits, or a `UsageError`.
+std::size_t whole_number(const std::string& option, const std::string& text, std::size_t low,
+                         std::size_t high) {
+  std::size_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc{} || stop != end || value < low || value > high)
+    throw UsageError(option + ": " + quoted_excerpt(text) + " is not a whole number from " +
+                     std::to_string(low) + " to " + std::to_string(high));
+  return value;
+}
+
 Vec3 normal_of(const SliceArguments& arguments) {
-  if (!arguments.axis.empty()) {
+  if (arguments.normal.empty()) {
+    if (arguments.axis != "x" && arguments.axis != "y" && arguments.axis != "z")
+      throw UsageError("--axis: " + quoted_excerpt(arguments.axis) + " is not x, y or z");
     Vec3 normal(0.0f);
     normal[arguments.axis[0] - 'x'] = 1;
     return normal;
@@ -55,7 +67,7 @@ Vec3 normal_of(const SliceArguments& arguments) {
   Vec3 normal;
   for (int i = 0; i < 3; ++i)
     normal[i] = finite_number("--normal", arguments.normal[std::size_t(i)]);
-  if (normal == Vec3(0.0f)) throw ArgumentError("--normal: the normal is zero");
+  if (normal == Vec3(0.0f)) throw UsageError("--normal: the normal is zero");
   return normal;
 }
 
@@ -67,77 +79,71 @@ std::vector<float> offsets_of(const SliceArguments& arguments, const TriangleSou
     return offsets;
   }
   const Extent extent = extent_along(soup, normal);
-  if (!arguments.layers.empty()) {
-    std::size_t layers = 0;
-    const auto [end, error] = std::from_chars(
-        arguments.layers.data(), arguments.layers.data() + arguments.layers.size(), layers);
-    if (error != std::errc{} || end != arguments.layers.data() + arguments.layers.size() ||
-        layers == 0 || layers > 10'000'000)
-      throw ArgumentError("--layers: '" + arguments.layers.substr(0, 40) +
-                          "' is not a whole number from 1 to 10000000");
+  if (arguments.has_layers) {
+    const std::size_t layers = whole_number("--layers", arguments.layers, 1, max_planes);
     return soup.empty() ? std::vector<float>{} : layer_offsets(extent, layers);
   }
   const float step = finite_number("--step", arguments.step);
-  if (step <= 0) throw ArgumentError("--step: the step must be positive");
+  if (step <= 0) throw UsageError("--step: the step must be positive");
   if (soup.empty()) return {};
   try {
-    return step_offsets(extent, step);
+    return step_offsets(extent, step, max_planes);
   } catch (const InvalidInput& error) {
-    throw ArgumentError(std::string("--step: ") + error.what());
+    throw UsageError(std::string("--step: ") + error.what());
   }
 }
 
-// Writes one output file; throws ArgumentError naming the option when it cannot.
-template <class Write>
-void write_file(const std::string& option, const std::string& path, Write write) {
-  std::ofstream file(path, std::ios::binary);
-  if (!file) throw ArgumentError(option + ": cannot open '" + path + "' for writing");
-  write(file);
-  file.flush();
-  if (!file) throw ArgumentError(option + ": cannot write '" + path + "'");
+// The files (and standard output) the command line asks for, checked before any work.
+std::vector<OutputRequest> output_requests(const SliceArguments& arguments) {
+  std::vector<OutputRequest> requests;
+  if (arguments.has_json) requests.push_back({"--json", arguments.json});
+  if (arguments.has_svg) requests.push_back({"--svg", arguments.svg});
+  check_outputs(requests, std::span(&arguments.mesh, 1));
+  return requests;
+}
+
+// What to write where: JSON and SVG where asked, the text on standard output unless one of
+// them goes there instead.
+std::vector<Output> outputs_of(const std::vector<OutputRequest>& requests, const Vec3& normal,
+                               const std::vector<Section>& sections) {
+  std::vector<Output> outputs;
+  bool text_on_standard_output = true;
+  for (const OutputRequest& request : requests) {
+    text_on_standard_output = text_on_standard_output && request.path != standard_output_path;
+    if (request.option == "--json")
+      outputs.push_back(
+          {request, [&](std::ostream& file) { write_sections_json(file, normal, sections); }});
+    else
+      outputs.push_back(
+          {request, [&](std::ostream& file) { write_sections_svg(file, normal, sections); }});
+  }
+  if (text_on_standard_output)
+    outputs.push_back({{"the text", standard_output_path},
+                       [&](std::ostream& out) { write_sections_text(out, sections); }});
+  return outputs;
 }
 
 int run_slice(const SliceArguments& arguments, std::ostream& out, std::ostream& err) {
-  const std::string name = "trisect slice: ";
-  try {
+  CommandRun run("trisect slice", err);
+  return run([&] {
     const Vec3 normal = normal_of(arguments);
+    SliceOptions options;
+    if (arguments.has_threads)
+      options.threads = int(whole_number("--threads", arguments.threads, 1, max_slice_threads));
+    const std::vector<OutputRequest> requests = output_requests(arguments);
+    run.processing(arguments.mesh);
     const Progress loading(err, "loading " + arguments.mesh);
     const Mesh mesh = load_mesh(arguments.mesh);
     loading.done(std::to_string(mesh.triangle_count()) + " triangles");
     const std::vector<float> offsets = offsets_of(arguments, mesh.soup(), normal);
     const Progress slicing(err, "slicing by " + std::to_string(offsets.size()) + " planes");
-    SliceOptions options;
-    options.threads = int(arguments.threads);
     const std::vector<Section> sections = slice(mesh.soup(), normal, offsets, options);
     slicing.done();
     const Progress writing(err, "writing the sections");
-    if (!arguments.svg.empty())
-      write_file("--svg", arguments.svg,
-                 [&](std::ostream& file) { write_sections_svg(file, normal, sections); });
-    if (!arguments.json.empty() && arguments.json != "-")
-      write_file("--json", arguments.json,
-                 [&](std::ostream& file) { write_sections_json(file, normal, sections); });
-    if (arguments.json == "-")
-      write_sections_json(out, normal, sections);
-    else
-      write_sections_text(out, sections);
-    out.flush();
+    write_outputs(outputs_of(requests, normal, sections), out);
     writing.done();
-    if (!out) {
-      err << name << "cannot write the sections to standard output\n";
-      return exit_write_failed;
-    }
     return 0;
-  } catch (const ArgumentError& error) {
-    err << name << error.what() << '\n';
-  } catch (const MeshError& error) {
-    err << name << error.what() << '\n';
-  } catch (const InvalidInput& error) {
-    err << name << arguments.mesh << ": " << error.what() << '\n';
-  } catch (const std::bad_alloc&) {
-    err << name << arguments.mesh << ": out of memory\n";
-  }
-  return exit_bad_input;
+  });
 }
 
 constexpr const char* slice_footer = R"(
@@ -161,7 +167,11 @@ normal points to.
 [{"d": D, "contours": [{"closed", "points", "triangles", "length", "area"}]}]}, where
 triangles[i] is the id whose segment runs from points[i] to the next point and area is signed,
 seen from the normal's side (0 for open contours).
---svg FILE draws every plane's contours in a grid (blue: closed, red: open).
+--svg FILE draws every plane's contours in a grid (blue: closed, red: open); - writes the
+picture to stdout instead of the text. Files are written whole or not at all (under a
+temporary name, then renamed); an output path may not be empty, a directory, an input file
+or another output's path (exit status 2). --threads N (1 to 4096) changes no answer.
+Offsets beyond the float range (a huge mesh along a long normal) become -+3.40282347e38.
 
 examples:
   trisect slice bunny.obj --axis y --layers 12 --svg bunny.svg
@@ -175,8 +185,7 @@ void add_slice_command(CLI::App& app, Context& context) {
   const auto arguments = std::make_shared<SliceArguments>();
   command->add_option("MESH", arguments->mesh, "the mesh: .obj, .ply or .stl")->required();
   CLI::Option_group* direction = command->add_option_group("direction", "the planes' normal");
-  direction->add_option("--axis", arguments->axis, "x, y or z: the normal is that unit axis")
-      ->check(CLI::IsMember({"x", "y", "z"}));
+  direction->add_option("--axis", arguments->axis, "x, y or z: the normal is that unit axis");
   direction->add_option("--normal", arguments->normal, "NX NY NZ: any non-zero normal")
       ->expected(3)
       ->allow_extra_args(false);
@@ -187,11 +196,20 @@ void add_slice_command(CLI::App& app, Context& context) {
   placement->add_option("--layers", arguments->layers, "N: planes at the centres of N layers");
   placement->add_option("--step", arguments->step, "H: planes H apart at layer centres");
   placement->require_option(1);
-  command->add_option("--json", arguments->json, "also write JSON to FILE (- for stdout)");
-  command->add_option("--svg", arguments->svg, "also draw the contours to FILE (SVG)");
-  command->add_option("--threads", arguments->threads, "worker threads (default: all)");
+  const CLI::Option* layers = placement->get_option("--layers");
+  const CLI::Option* json =
+      command->add_option("--json", arguments->json, "also write JSON to FILE (- for stdout)");
+  const CLI::Option* svg = command->add_option(
+      "--svg", arguments->svg, "also draw the contours to FILE (SVG; - for stdout)");
+  const CLI::Option* threads = command->add_option(
+      "--threads", arguments->threads,
+      "worker threads, 1 to " + std::to_string(max_slice_threads) + " (default: all)");
   command->footer(slice_footer);
-  context.actions[command] = [&context, arguments] {
+  context.actions[command] = [&context, arguments, layers, json, svg, threads] {
+    arguments->has_layers = layers->count() > 0;
+    arguments->has_json = json->count() > 0;
+    arguments->has_svg = svg->count() > 0;
+    arguments->has_threads = threads->count() > 0;
     return run_slice(*arguments, context.out, context.err);
   };
 }

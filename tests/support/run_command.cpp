@@ -9,8 +9,9 @@
 #include <stdexcept>
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace trisect::testing {
 namespace {
@@ -31,24 +32,62 @@ CommandRun run_in_process(const std::vector<std::string>& arguments) {
 }
 
 CommandRun run_trisect(const std::vector<std::string>& arguments) {
+  return run_trisect(arguments, RunSetup{});
+}
+
+namespace {
+
+// In the child between fork and exec: only calls that are safe there.
+[[noreturn]] void become_trisect(char** argv, int out, int err, const RunSetup& setup) {
+  ::dup2(out, 1);
+  ::dup2(err, 2);
+  if (setup.file_size_limit > 0) {
+    const rlimit limit{setup.file_size_limit, setup.file_size_limit};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+  }
+  if (setup.memory_limit > 0) {
+    const rlimit limit{setup.memory_limit, setup.memory_limit};
+    ::setrlimit(RLIMIT_AS, &limit);
+  }
+  ::execv(argv[0], argv);
+  ::_exit(127);
+}
+
+// The descriptor the child's stdout goes to (the parent closes it after the fork).
+int standard_output_for(const RunSetup& setup, const std::string& capture) {
+  if (setup.closed_pipe) {
+    int ends[2];
+    if (::pipe(ends) != 0) throw std::runtime_error("cannot make a pipe");
+    ::close(ends[0]);
+    return ends[1];
+  }
+  const std::string& path = setup.standard_output.empty() ? capture : setup.standard_output;
+  return ::open(path.c_str(), O_WRONLY | O_TRUNC);
+}
+
+}  // namespace
+
+CommandRun run_trisect(const std::vector<std::string>& arguments, const RunSetup& setup) {
   const ScratchFolder folder;
   const std::string out_path = folder.write("stdout", ""), err_path = folder.write("stderr", "");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_TRUNC, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_TRUNC, 0);
   std::vector<std::string> words{TRISECT_COMMAND};
   words.insert(words.end(), arguments.begin(), arguments.end());
   std::vector<char*> argv;
   for (std::string& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
-  pid_t child = 0;
-  const int failed = posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (failed != 0) throw std::runtime_error(std::string("cannot run ") + TRISECT_COMMAND);
+  const int out = standard_output_for(setup, out_path);
+  const int err = ::open(err_path.c_str(), O_WRONLY | O_TRUNC);
+  if (out < 0 || err < 0) throw std::runtime_error("cannot open the output files");
+  const pid_t child = ::fork();
+  if (child == 0) become_trisect(argv.data(), out, err, setup);
+  ::close(out);
+  ::close(err);
+  if (child < 0) throw std::runtime_error(std::string("cannot run ") + TRISECT_COMMAND);
   int status = 0;
-  waitpid(child, &status, 0);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, contents(out_path), contents(err_path)};
+  ::waitpid(child, &status, 0);
+  const bool captured = setup.standard_output.empty() && !setup.closed_pipe;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, captured ? contents(out_path) : "",
+          contents(err_path)};
 }
 
 std::string line_starting_with(const std::string& text, const std::string& prefix) {

@@ -70,9 +70,14 @@ struct SliceStats {
   std::uint64_t contours = 0;         ///< Contours formed.
 };
 
+/// The largest `SliceOptions::threads`.
+inline constexpr int max_slice_threads = 4096;
+
 /// Options of `slice`.
 struct SliceOptions {
-  /// Worker threads; 0 uses TBB's default. Results are identical for any count.
+  /// Worker threads: 0 uses TBB's default, 1 .. `max_slice_threads` at most that many (never
+  /// more than the machine runs at once). Results are identical for any count. Another value
+  /// makes `slice` throw `InvalidInput`.
   int threads = 0;
   /// A BVH built over the same soup (same triangles, same ids), or null. When given and at most
   /// `bvh_plane_limit` distinct offsets are asked for, each plane's triangles are found with
@@ -101,8 +106,8 @@ struct SliceOptions {
 /// The lowest and highest value of normal·v over the soup's vertices, each rounded to the
 /// nearest float; {0, 0} for an empty soup.
 struct Extent {
-  float low = 0;   ///< Smallest normal·v.
-  float high = 0;  ///< Largest normal·v.
+  double low = 0;   ///< Smallest normal·v (in double: it may lie beyond the float range).
+  double high = 0;  ///< Largest normal·v.
 };
 
 /// The extent of `soup` along `normal` (not normalised: the values are normal·v).
@@ -110,13 +115,14 @@ struct Extent {
 
 /// `layers` offsets at the centres of equal layers of the extent: low + (i + 1/2)·(high −
 /// low)/layers for i = 0 .. layers − 1, computed in double and rounded to float (so no plane
-/// lies on the mesh's lowest or highest vertex). Empty for 0 layers or an empty soup.
+/// lies on the mesh's lowest or highest vertex), a value beyond the float range to ±FLT_MAX.
+/// Empty for 0 layers or an empty soup.
 [[nodiscard]] std::vector<float> layer_offsets(const Extent& extent, std::size_t layers);
 
 /// Offsets `step` apart at layer centres: low + (i + 1/2)·step for i = 0, 1, ... while the
 /// value is below high (at least one offset for a non-empty extent), computed in double and
-/// rounded to float. `step` must be finite and positive; throws `InvalidInput` otherwise or
-/// when more than `max_offsets` would result.
+/// rounded to float as `layer_offsets` rounds. `step` must be finite and positive; throws
+/// `InvalidInput` otherwise or when more than `max_offsets` would result.
 [[nodiscard]] std::vector<float> step_offsets(const Extent& extent, float step,
                                               std::size_t max_offsets = 10'000'000);
 

@@ -1,0 +1,67 @@
+#pragma once
+// How every `trisect` command turns its failures into an exit status and a message, in one
+// place: each command's body runs inside `CommandRun::operator()`.
+
+#include "errors.hpp"
+
+#include <trisect/cli/query_file.hpp>
+#include <trisect/cli/run.hpp>
+#include <trisect/io/load_mesh.hpp>
+#include <trisect/io/read_file.hpp>
+#include <trisect/math/validate.hpp>
+
+#include <new>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace trisect::cli {
+
+/// One run of a command, named in its messages ("trisect slice").
+class CommandRun {
+ public:
+  CommandRun(std::string name, std::ostream& err) : name_(std::move(name)), err_(err) {}
+
+  /// Names the file being read or processed from now on: memory exhaustion and the library's
+  /// `InvalidInput` (a bad vertex) are blamed on it.
+  void processing(std::string file) { processing_ = std::move(file); }
+
+  /// Runs `body` (which returns the exit status of a success, 0) and maps what it throws:
+  /// a bad command line or bad input gives `exit_bad_input`, an output that could not be
+  /// written `exit_write_failed` (quietly for a closed pipe), each with one line on `err`
+  /// starting with the command's name.
+  template <class Body>
+  int operator()(Body&& body) {
+    try {
+      return std::forward<Body>(body)();
+    } catch (const WriteError& error) {
+      if (!error.is_closed_pipe()) report(error.what());
+      return exit_write_failed;
+    } catch (const UsageError& error) {
+      report(error.what());
+    } catch (const MeshError& error) {
+      report(error.what());
+    } catch (const FileError& error) {
+      report(error.what());
+    } catch (const QueryFileError& error) {
+      report(error.what());
+    } catch (const InvalidInput& error) {
+      report(processing_ + ": " + error.what());
+    } catch (const std::bad_alloc&) {
+      report(processing_ + ": out of memory");
+    } catch (const std::length_error&) {  // a container asked for more than it can hold
+      report(processing_ + ": out of memory");
+    }
+    return exit_bad_input;
+  }
+
+ private:
+  void report(const std::string& message) { err_ << name_ << ": " << message << '\n'; }
+
+  std::string name_;
+  std::ostream& err_;
+  std::string processing_;
+};
+
+}  // namespace trisect::cli
