@@ -75,6 +75,22 @@ struct NodePair {
   return result;
 }
 
+/// `box` cut down to the finite floats, for a box holding mapped vertices, which are finite
+/// (`checked_transform`): it holds the same vertices. Needed because the outward rounding of
+/// `transformed_box` reaches ±inf where a mapped extreme lies within its slack of ±FLT_MAX (a
+/// mesh spanning the float range, mirrored), and the exact leaf tests (the triangle normal
+/// against a leaf's box) take finite boxes: with an infinite face they computed 0·inf and
+/// dropped pairs.
+[[nodiscard]] Aabb within_float_range(const Aabb& box) noexcept {
+  constexpr float largest = std::numeric_limits<float>::max();
+  Aabb result;
+  for (int axis = 0; axis < 3; ++axis) {
+    result.min[axis] = std::max(box.min[axis], -largest);
+    result.max[axis] = std::min(box.max[axis], largest);
+  }
+  return result;
+}
+
 /// A triangle ready for many pair tests: the (mapped) triangle, its bounds and its normal in
 /// double.
 struct Ready {
@@ -151,7 +167,7 @@ class Side {
   }
 
   [[nodiscard]] Aabb mapped(const Aabb& box) const noexcept {
-    return transform_ != nullptr ? transformed_box(*transform_, box) : box;
+    return transform_ != nullptr ? within_float_range(transformed_box(*transform_, box)) : box;
   }
 
   const Bvh& bvh_;
