@@ -217,12 +217,14 @@ int run_demo(const std::string& svg_path, std::ostream& out, std::ostream& err) 
     std::vector<std::string> inputs;
     if (bunny) inputs.push_back(bunny->string());
     check_outputs(std::span(&svg_request, 1), inputs);
-    const auto [mesh, scene] = load_scene(bunny, run);
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const std::pair<Mesh, std::string> scene = load_scene(bunny, run);
+    const Mesh& mesh = scene.first;
     const auto build_start = Clock::now();
     const Bvh bvh = build(mesh.soup());
     const double build_milliseconds = microseconds_since(build_start) / 1000;
     std::ostringstream report;
-    const float height = report_demo(mesh, scene, bvh, build_milliseconds, report);
+    const float height = report_demo(mesh, scene.second, bvh, build_milliseconds, report);
     const std::vector<TriangleId> touched = collect_touching(bvh, Plane{{0, 0, 1}, height});
     report << std::defaultfloat << std::setprecision(6) << "\nplane section z = " << height
            << " drawn to " << (svg_path == standard_output_path ? "standard output" : svg_path)

@@ -124,12 +124,23 @@ int write_help(const std::string& text, std::ostream& out) {
   }
 }
 
+// `check_option_values` for the subcommand that `arguments` name, if any; its message is
+// prefixed with the subcommand's name.
+void check_command_values(const CLI::App& app, const std::vector<std::string>& arguments) {
+  if (arguments.empty()) return;
+  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (!command->check_name(arguments[0])) continue;
+    try {
+      check_option_values(*command, std::span(arguments).subspan(1));
+    } catch (const UsageError& error) {
+      throw UsageError(command->get_name() + ": " + error.what());
+    }
+  }
+}
+
 // Parses the command line; throws `UsageError` or `CLI::ParseError`.
 void parse(CLI::App& app, const std::vector<std::string>& arguments) {
-  if (!arguments.empty())
-    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
-      if (command->check_name(arguments[0]))
-        check_option_values(*command, std::span(arguments).subspan(1));
+  check_command_values(app, arguments);
   std::vector<std::string> remaining = reversed(arguments);
   app.parse(remaining);
 }
@@ -152,8 +163,8 @@ int run(const std::vector<std::string>& arguments, std::ostream& out, std::ostre
     err << "trisect: " << shortened(message ? *message : error.what(), arguments)
         << "\nRun 'trisect --help' or 'trisect CMD --help' for usage.\n";
     return exit_bad_input;
-  } catch (const UsageError& error) {
-    err << "trisect: " << error.what() << '\n';
+  } catch (const UsageError& error) {  // named by its command: "slice: --at: ..."
+    err << "trisect " << error.what() << '\n';
     return exit_bad_input;
   }
   for (const CLI::App* chosen : app.get_subcommands()) return context.actions.at(chosen)();
