@@ -1,5 +1,7 @@
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
 
+#include "ray_box.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -389,24 +391,8 @@ std::int32_t DynamicAabbTree::build_subtree(std::vector<BuildLeaf>& leaves, std:
   return parent;
 }
 
-// Slab test in double: each bound's t is one correctly rounded quotient of float differences
-// (exact in double), so only a ray grazing a box within about 1e-16 relative can go either way.
-bool DynamicAabbTree::ray_meets(const Ray& ray, const Aabb& box) noexcept {
-  double t_enter = ray.t_min, t_leave = ray.t_max;
-  for (int axis = 0; axis < 3; ++axis) {
-    const double origin = ray.origin[axis], direction = ray.direction[axis];
-    const double low = box.min[axis], high = box.max[axis];
-    if (direction == 0) {
-      if (origin < low || origin > high) return false;
-      continue;
-    }
-    double t_low = (low - origin) / direction, t_high = (high - origin) / direction;
-    if (t_low > t_high) std::swap(t_low, t_high);
-    t_enter = std::max(t_enter, t_low);
-    t_leave = std::min(t_leave, t_high);
-    if (t_enter > t_leave) return false;
-  }
-  return true;
+bool DynamicAabbTree::ray_meets(const Ray& ray, const Aabb& box) {
+  return broadphase_detail::ray_meets_box(ray, box);
 }
 
 void DynamicAabbTree::validate() const {

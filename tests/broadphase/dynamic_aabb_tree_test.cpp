@@ -1,4 +1,5 @@
 #include "broadphase/random_boxes.hpp"
+#include "broadphase/tree_answer.hpp"
 
 #include <trisect/broadphase/dynamic_aabb_tree.hpp>
 #include <trisect/math/validate.hpp>
@@ -15,39 +16,12 @@
 namespace trisect::test {
 namespace {
 
-std::vector<ProxyId> tree_answer(const DynamicAabbTree& tree, const Aabb& box) {
-  std::vector<ProxyId> ids;
-  (void)tree.query(box, [&](ProxyId id) {
-    ids.push_back(id);
-    return true;
-  });
-  std::sort(ids.begin(), ids.end());
-  return ids;
-}
-
 std::vector<ProxyId> brute_force_answer(const DynamicAabbTree& tree,
                                         const std::map<ProxyId, Aabb>& live, const Aabb& box) {
   std::vector<ProxyId> ids;
   for (const auto& [id, tight] : live)
     if (tree.fat_box(id).overlaps(box)) ids.push_back(id);
   return ids;
-}
-
-// Long-double clipping of the ray's parameter interval by each slab: the oracle of ray queries.
-bool ray_meets_box(const Ray& ray, const Aabb& box) {
-  long double enter = ray.t_min, leave = ray.t_max;
-  for (int axis = 0; axis < 3; ++axis) {
-    const long double origin = ray.origin[axis], direction = ray.direction[axis];
-    if (direction == 0) {
-      if (origin < box.min[axis] || origin > box.max[axis]) return false;
-      continue;
-    }
-    const long double a = (box.min[axis] - origin) / direction;
-    const long double b = (box.max[axis] - origin) / direction;
-    enter = std::max(enter, std::min(a, b));
-    leave = std::min(leave, std::max(a, b));
-  }
-  return enter <= leave;
 }
 
 }  // namespace
@@ -250,28 +224,6 @@ TEST_CASE("DynamicAabbTree queries stop early", "[broadphase]") {
   CHECK_FALSE(tree.query(diagonal, [&](ProxyId) { return ++visits < 5; }));
   CHECK(visits == 5);
   CHECK(tree.query(Aabb{Vec3(500.0f), Vec3(600.0f)}, [](ProxyId) { return false; }));
-}
-
-TEST_CASE("DynamicAabbTree ray queries match brute force", "[broadphase]") {
-  std::mt19937_64 random(3);
-  DynamicAabbTree tree;
-  std::vector<ProxyId> ids;
-  for (int i = 0; i < 500; ++i) ids.push_back(tree.create_proxy(random_box(random, 20.0f)));
-  for (int q = 0; q < 200; ++q) {
-    Ray ray{random_point(random, 25.0f), random_point(random, 1.0f), 0.0f,
-            q % 2 == 0 ? std::numeric_limits<float>::infinity() : 20.0f};
-    if (q % 5 == 0) ray.direction.y = 0;  // a direction along which the ray does not move
-    if (ray.direction == Vec3(0.0f)) continue;
-    std::vector<ProxyId> answer, expected;
-    (void)tree.query(ray, [&](ProxyId id) {
-      answer.push_back(id);
-      return true;
-    });
-    std::sort(answer.begin(), answer.end());
-    for (const ProxyId id : ids)
-      if (ray_meets_box(ray, tree.fat_box(id))) expected.push_back(id);
-    REQUIRE(answer == expected);
-  }
 }
 
 TEST_CASE("DynamicAabbTree rejects bad input and stays intact", "[broadphase]") {

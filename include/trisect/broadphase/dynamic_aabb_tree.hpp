@@ -90,8 +90,11 @@ class DynamicAabbTree {
   template <class Visit>
   void query_each(std::span<const Aabb> boxes, Visit&& visit) const;
 
-  /// Visits each proxy whose fat box meets `ray` (a point at t in [t_min, t_max], closed), until
-  /// `visit` returns false. Returns false when stopped early. Throws `InvalidInput` for a bad ray.
+  /// Visits each proxy whose fat box meets `ray`: some real t in the closed interval [t_min,
+  /// t_max] puts origin + t·direction in the closed box, decided exactly on the given floats (a
+  /// double fast path with a proven error bound, exact arithmetic when that cannot decide).
+  /// Stops when `visit` returns false, and then returns false. Throws `InvalidInput` for a bad
+  /// ray.
   template <ProxyVisitor Visit>
   bool query(const Ray& ray, Visit&& visit) const;
 
@@ -174,7 +177,8 @@ class DynamicAabbTree {
     std::int32_t node;
   };
   std::int32_t build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin, std::size_t end);
-  static bool ray_meets(const Ray& ray, const Aabb& box) noexcept;
+  // Exact: some t in [t_min, t_max] puts the ray in the closed box (src/broadphase/ray_box.hpp).
+  static bool ray_meets(const Ray& ray, const Aabb& box);
   template <class Overlaps, ProxyVisitor Visit>
   bool traverse(const Overlaps& overlaps, Visit& visit) const;
   template <class Overlaps, ProxyVisitor Visit>
