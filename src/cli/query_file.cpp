@@ -11,14 +11,9 @@ namespace {
 
 std::vector<std::string_view> split_tokens(std::string_view line) {
   std::vector<std::string_view> tokens;
-  std::size_t position = 0;
-  while (position < line.size()) {
-    const std::size_t start = line.find_first_not_of(" \t", position);
-    if (start == std::string_view::npos) break;
-    const std::size_t end = std::min(line.find_first_of(" \t", start), line.size());
-    tokens.push_back(line.substr(start, end - start));
-    position = end;
-  }
+  Tokens splitter(line);
+  for (std::string_view token = splitter.next(); !token.empty(); token = splitter.next())
+    tokens.push_back(token);
   return tokens;
 }
 
@@ -106,18 +101,13 @@ Query parse_line(const LineReader& line) {
 }  // namespace
 
 std::vector<Query> parse_query_file(std::string_view content, const std::string& file_name) {
+  if (auto problem = binary_data_problem(content, file_name)) throw QueryFileError(*problem);
   std::vector<Query> queries;
-  std::size_t line_number = 0;
-  std::size_t position = 0;
-  while (position < content.size()) {
-    const std::size_t end = std::min(content.find('\n', position), content.size());
-    std::string_view line = content.substr(position, end - position);
-    position = end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const std::vector<std::string_view> tokens = split_tokens(line);
+  LineScanner lines(content);
+  while (const auto line = lines.next()) {
+    const std::vector<std::string_view> tokens = split_tokens(*line);
     if (tokens.empty() || tokens[0].front() == '#') continue;
-    queries.push_back(parse_line(LineReader(file_name, line_number, tokens)));
+    queries.push_back(parse_line(LineReader(file_name, lines.number(), tokens)));
   }
   return queries;
 }

@@ -1,16 +1,33 @@
 // Wavefront OBJ: `v` positions and `f` polygons (v, v/vt, v/vt/vn, v//vn, negative indices
 // relative to the vertices read so far), fan-triangulated in file order. Every other element
-// (vt, vn, l, p, o, g, s, usemtl, mtllib, comments) is ignored. Written here rather than with
-// tinyobjloader, whose number parsing goes through double (so it may round differently from
-// strtof, which the trisect contract requires) and whose errors carry no line numbers.
+// (vt, vn, l, p, o, g, s, usemtl, mtllib, comments) is ignored, but text in which no line is an
+// OBJ statement (a README, a material library) is not OBJ: an error, not an empty mesh. Written
+// here rather than with tinyobjloader, whose number parsing goes through double (so it may round
+// differently from strtof, which the trisect contract requires) and whose errors carry no line
+// numbers.
 #include "mesh_readers.hpp"
 #include "text_lines.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <limits>
 #include <vector>
 
 namespace trisect::io_detail {
 namespace {
+
+// Every statement of the OBJ specification (Wavefront, "Object Files (.obj)", version 3.0,
+// Appendix B1), the superseded ones of its older versions included.
+bool is_obj_keyword(std::string_view keyword) {
+  static constexpr std::string_view keywords[] = {
+      "v",      "vt",     "vn",         "vp",        "cstype",   "deg",   "bmat",   "step",
+      "p",      "l",      "f",          "fo",        "curv",     "curv2", "surf",   "parm",
+      "trim",   "hole",   "scrv",       "sp",        "end",      "con",   "g",      "s",
+      "mg",     "o",      "bevel",      "c_interp",  "d_interp", "lod",   "usemtl", "mtllib",
+      "maplib", "usemap", "shadow_obj", "trace_obj", "ctech",    "stech", "call",   "csh",
+      "bsp",    "bzp",    "cdc",        "cdp",       "res"};
+  return std::find(std::begin(keywords), std::end(keywords), keyword) != std::end(keywords);
+}
 
 struct PendingIndex {  // a positive index checked once every vertex is known
   std::uint32_t value;
@@ -22,15 +39,24 @@ class ObjReader {
   explicit ObjReader(const std::string& name) : name_(name) {}
 
   Mesh read(std::string_view content) {
+    require_text(content, name_);
     LineScanner lines(content);
     while (const auto line = lines.next()) {
       Tokens tokens(*line);
       const std::string_view keyword = tokens.next();
-      if (keyword == "v")
+      if (keyword == "v") {
         read_vertex(tokens, lines.number());
-      else if (keyword == "f")
+        has_statement_ = true;
+      } else if (keyword == "f") {
         read_face(tokens, lines.number());
+        has_statement_ = true;
+      } else if (!has_statement_ && !keyword.empty() && keyword.front() != '#') {
+        note_other(keyword, lines.number());
+      }
     }
+    if (!has_statement_ && first_other_line_ != 0)
+      fail(name_, "not an OBJ file: no line is an OBJ statement (line " +
+                      std::to_string(first_other_line_) + " starts with " + first_other_ + ")");
     for (const PendingIndex& index : pending_)
       if (index.value >= mesh_.positions.size())
         fail_at_line(name_, index.line,
@@ -40,6 +66,17 @@ class ObjReader {
   }
 
  private:
+  // A line that is neither a vertex, a face nor a comment, before any OBJ statement: one makes
+  // the file OBJ (whose unknown statements are ignored); text without one is some other file.
+  void note_other(std::string_view keyword, std::size_t line) {
+    if (is_obj_keyword(keyword)) {
+      has_statement_ = true;
+    } else if (first_other_line_ == 0) {
+      first_other_line_ = line;
+      first_other_ = quoted_excerpt(keyword);
+    }
+  }
+
   void read_vertex(Tokens& tokens, std::size_t line) {
     float xyz[3];
     for (float& coordinate : xyz) {
@@ -102,6 +139,9 @@ class ObjReader {
   std::vector<std::uint32_t> polygon_;
   std::vector<PendingIndex> pending_;
   std::uint32_t faces_ = 0;
+  bool has_statement_ = false;        // an OBJ statement seen
+  std::size_t first_other_line_ = 0;  // the first line with an unknown statement, 0 for none
+  std::string first_other_;           // its first token, quoted
 };
 
 }  // namespace

@@ -82,7 +82,9 @@ Header read_header(std::string_view content, const std::string& name) {
   bool have_format = false;
   const auto first = lines.next();
   if (!first || *first != "ply") fail_at_line(name, 1, "not a PLY file (first line must be 'ply')");
-  while (const auto line = lines.next()) {
+  // The header is text in every encoding: each line is checked before it is read.
+  for (std::size_t start = lines.offset(); const auto line = lines.next(); start = lines.offset()) {
+    require_text(content, name, start, lines.offset());
     Tokens tokens(*line);
     const std::string_view keyword = tokens.next();
     const std::size_t number = lines.number();
@@ -144,8 +146,10 @@ class ValueReader {
         encoding_(header.encoding),
         name_(name),
         offset_(header.data_offset),
-        lines_(content.substr(header.data_offset)),
-        line_base_(header.data_line) {}
+        lines_(content, header.data_offset),
+        line_base_(header.data_line) {
+    if (encoding_ == Encoding::ascii) require_text(content, name, header.data_offset);
+  }
 
   // The next value as double (exact for every PLY scalar type); for ascii floats `as_float`
   // receives the token rounded straight to float.

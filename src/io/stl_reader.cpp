@@ -114,12 +114,13 @@ class AsciiReader {
   std::uint32_t facets_ = 0;
 };
 
-// Ascii STL starts with "solid" and is text: binary facets (even under a header that starts
-// with "solid") hold zero bytes, ascii ones never do.
+// Ascii STL starts with "solid" and a line of text. A binary header that starts with "solid"
+// is padded with spaces or zero bytes to 80 and followed by the facet count, whose high byte
+// is zero below 2^24 facets: a binary byte comes before the first line ends.
 bool looks_ascii(std::string_view content) {
   const std::size_t start = content.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos || content.substr(start, 5) != "solid") return false;
-  return content.substr(0, 4096).find('\0') == std::string_view::npos;
+  return find_binary_byte(content.substr(0, content.find('\n'))) == std::string_view::npos;
 }
 
 }  // namespace
@@ -133,6 +134,7 @@ bool is_binary_stl(std::string_view content) {
 Mesh read_stl(std::string_view content, const std::string& name) {
   // A binary file whose header happens to start with "solid" is recognised by its size.
   if (is_binary_stl(content) || !looks_ascii(content)) return read_binary(content, name);
+  require_text(content, name);
   return AsciiReader(content, name).read();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Line and token scanning and number parsing shared by the text mesh readers.
+// Number parsing, errors and triangulation shared by the mesh readers (lines, tokens and the
+// text check are in trisect/io/text_token.hpp, shared with the query file).
 
 #include "trisect/io/load_mesh.hpp"
 #include "trisect/io/text_token.hpp"
@@ -13,57 +14,6 @@
 #include <string_view>
 
 namespace trisect::io_detail {
-
-/// Splits a buffer into lines (LF or CRLF), counting them from 1.
-class LineScanner {
- public:
-  explicit LineScanner(std::string_view text) : text_(text) {}
-
-  /// The next line without its terminator, or nothing at the end.
-  std::optional<std::string_view> next() {
-    if (position_ >= text_.size()) return std::nullopt;
-    std::size_t end = text_.find('\n', position_);
-    if (end == std::string_view::npos) end = text_.size();
-    std::string_view line = text_.substr(position_, end - position_);
-    position_ = end + 1;
-    ++number_;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    return line;
-  }
-
-  /// 1-based number of the line last returned.
-  [[nodiscard]] std::size_t number() const { return number_; }
-  /// Offset just past the line last returned.
-  [[nodiscard]] std::size_t offset() const { return std::min(position_, text_.size()); }
-
- private:
-  std::string_view text_;
-  std::size_t position_ = 0;
-  std::size_t number_ = 0;
-};
-
-/// Splits one line into tokens separated by spaces and tabs.
-class Tokens {
- public:
-  explicit Tokens(std::string_view line) : line_(line) {}
-
-  /// The next token, or an empty view at the end.
-  std::string_view next() {
-    const std::size_t start = line_.find_first_not_of(" \t", position_);
-    if (start == std::string_view::npos) {
-      position_ = line_.size();
-      return {};
-    }
-    std::size_t end = line_.find_first_of(" \t", start);
-    if (end == std::string_view::npos) end = line_.size();
-    position_ = end;
-    return line_.substr(start, end - start);
-  }
-
- private:
-  std::string_view line_;
-  std::size_t position_ = 0;
-};
 
 /// A whole-token signed integer, or nothing.
 inline std::optional<std::int64_t> parse_integer(std::string_view token) {
@@ -85,6 +35,12 @@ inline std::optional<std::int64_t> parse_integer(std::string_view token) {
 [[noreturn]] inline void fail_at_byte(const std::string& name, std::size_t offset,
                                       const std::string& problem) {
   throw MeshError(name + ": byte " + std::to_string(offset) + ": " + problem);
+}
+
+/// Throws the `MeshError` of `binary_data_problem` when file[begin, end) is not text.
+inline void require_text(std::string_view file, const std::string& name, std::size_t begin = 0,
+                         std::size_t end = std::string_view::npos) {
+  if (auto problem = binary_data_problem(file, name, begin, end)) throw MeshError(*problem);
 }
 
 /// "<name>: <problem>".

@@ -1,5 +1,6 @@
 // `trisect query` against careless and hostile input (issue 10): every input gets the exact
 // answer or a clear error, and answers stream out in bounded memory.
+#include <trisect/cli/query_file.hpp>
 #include <trisect/cli/run.hpp>
 
 #include "support/run_command.hpp"
@@ -133,6 +134,42 @@ TEST_CASE("a huge query token is quoted by a short prefix, long numbers read as 
                                     std::string(64, '0') + "8p-3\n")});
   CHECK(run.status == 0);
   CHECK(run.out == "0\n\n0\n");
+}
+
+TEST_CASE("binary data as a mesh or a query file is an error naming the file, line and byte",
+          "[cli]") {
+  using namespace std::string_literals;
+  const std::string rule = " is binary, not text; text holds no bytes 0x00-0x08, 0x0E-0x1F or 0x7F";
+  // A NUL in a comment of an otherwise valid query file; a byte order mark and CRLF are text.
+  CHECK_THROWS_WITH(parse_query_file("box 0 0 0 1 1 1\n# \0\nbox 0 0 0 1 1 1\n"s, "q.txt"),
+                    "q.txt:2: byte 18 (0x00)" + rule);
+  CHECK(parse_query_file("\xEF\xBB\xBF# utf-8 \xC3\xA9\r\nbox 0 0 0 1 1 1\r\n", "b.txt").size() ==
+        1);
+  const testing::ScratchFolder folder;
+  const auto mesh = folder.write("mesh.obj", one_triangle_obj).string();
+  const std::string png = "\x89PNG\r\n\x1A\n\0\0\0\rIHDR\0\0\0\x01"s;
+  const auto photo = folder.write("photo.obj", png).string();
+  const auto photo_queries = folder.write("photo.txt", png).string();
+  const auto good_queries = folder.write("good.txt", "box 0 0 0 1 1 1\n").string();
+  const auto queries = folder.write("q.txt", "box 0 0 0 1 1 1\n# \0\n"s).string();
+  struct Case {
+    std::vector<std::string> arguments;
+    std::string message;
+  };
+  const Case cases[] = {
+      {{"info", photo}, photo + ":2: byte 6 (0x1A)" + rule},
+      {{"overlap", mesh, photo}, photo + ":2: byte 6 (0x1A)" + rule},
+      {{"query", photo, good_queries}, photo + ":2: byte 6 (0x1A)" + rule},
+      {{"query", mesh, photo_queries}, photo_queries + ":2: byte 6 (0x1A)" + rule},
+      {{"query", mesh, queries}, queries + ":2: byte 18 (0x00)" + rule},
+  };
+  for (const Case& bad : cases) {
+    const CommandRun run = testing::run_in_process(bad.arguments);
+    INFO(bad.arguments[0] << " " << bad.arguments.back() << ": " << run.err);
+    CHECK(run.status == exit_bad_input);
+    CHECK(run.out.empty());
+    CHECK_THAT(run.err, Catch::Contains(bad.message));
+  }
 }
 
 }  // namespace

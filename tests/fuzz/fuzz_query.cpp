@@ -1,6 +1,8 @@
 // libFuzzer target for the query-file parser of `trisect query`: any input parses into valid
-// queries (which are then answered on a small mesh) or throws QueryFileError.
+// queries (which are then answered on a small mesh) or throws QueryFileError; an input holding
+// a binary byte never parses.
 #include <trisect/cli/query_file.hpp>
+#include <trisect/io/text_token.hpp>
 #include <trisect/trisect.hpp>
 
 #include <cstddef>
@@ -14,7 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const trisect::Bvh bvh = trisect::build(trisect::TriangleSoup{positions});
   const std::string_view content(reinterpret_cast<const char*>(data), size);
   try {
-    for (const auto& query : trisect::cli::parse_query_file(content, "fuzz")) {
+    const auto queries = trisect::cli::parse_query_file(content, "fuzz");
+    if (trisect::find_binary_byte(content) != std::string_view::npos) std::abort();
+    for (const auto& query : queries) {
       std::visit(
           [](const auto& shape) {
             if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, trisect::Ray>)

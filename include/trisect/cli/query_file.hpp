@@ -24,9 +24,11 @@ class QueryFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Parses a whole query file. Lines are split on spaces and tabs; a trailing CR is dropped;
-/// blank lines and lines whose first non-blank character is '#' are skipped. Each other line is
-/// `box X0 Y0 Z0 X1 Y1 Z1`, `plane NX NY NZ D`, `sphere CX CY CZ R` or
+/// Parses a whole query file, which must be text (`is_binary_byte`: a binary byte anywhere is
+/// an error naming its line and offset, as `binary_data_problem` words it). Lines are read by
+/// `LineScanner` (a trailing CR dropped, a leading UTF-8 byte order mark skipped) and split on
+/// spaces and tabs; blank lines and lines whose first non-blank character is '#' are skipped.
+/// Each other line is `box X0 Y0 Z0 X1 Y1 Z1`, `plane NX NY NZ D`, `sphere CX CY CZ R` or
 /// `ray OX OY OZ DX DY DZ [TMIN [TMAX]]`. Numbers are read as strtof reads them (rounded
 /// straight to float). Infinity is accepted for box bounds, the sphere radius and the ray's
 /// TMIN/TMAX; NaN anywhere, other infinities, a zero plane normal, a zero ray direction and a

@@ -13,7 +13,9 @@
 namespace trisect {
 
 /// Thrown for unreadable or malformed mesh files; what() is "<path>:<line>: <problem>" for
-/// text data, "<path>: byte <offset>: <problem>" for binary data, or "<path>: <problem>".
+/// text data, "<path>: byte <offset>: <problem>" for binary data, or "<path>: <problem>". A
+/// binary byte where text is expected is "<path>:<line>: byte <offset> (0x<hex>) is binary,
+/// not text; text holds no bytes 0x00-0x08, 0x0E-0x1F or 0x7F" (`binary_data_problem`).
 class MeshError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -30,6 +32,15 @@ inline constexpr std::size_t max_polygon_vertices = std::size_t(1) << 20;
 /// binary STL by size, ascii STL by "solid" and "facet"), by extension otherwise. The path
 /// must name a regular file, as `read_regular_file` requires. Every failure, running out of
 /// memory while reading or parsing included, is a `MeshError` naming the file.
+///
+/// What is read as text must be text (`is_binary_byte` in trisect/io/text_token.hpp: no
+/// control characters but tab, LF, VT, FF and CR; bytes from 0x80 up, as in UTF-8 comments,
+/// are text): a whole OBJ file, a PLY header, the data of an ascii PLY, a whole ascii STL (a
+/// file that starts with "solid" and a line of text and has not the size of a binary STL). A
+/// binary byte there is an error naming its line and offset, so that binary data named .obj is
+/// never an empty mesh. So is text in which no line is an OBJ statement (unknown statements
+/// are ignored only in a file that has one). A UTF-8 byte order mark before the first line
+/// is skipped.
 [[nodiscard]] Mesh load_mesh(const std::filesystem::path& path);
 
 /// Parses `content` (a whole file) in `format`; `name` is used in error messages.
