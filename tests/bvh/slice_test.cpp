@@ -17,6 +17,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <span>
 
 namespace trisect {
 namespace {
@@ -345,6 +346,84 @@ TEST_CASE("slice: identical for any thread count and through the BVH") {
   }
   for (std::size_t i = 0; i < offsets.size(); i += 6)
     check_section(scene.soup(), Plane{normal, offsets[i]}, reference[i], true);
+}
+
+// The sections of `soup` by normal·x = d for each of `offsets`, through the BVH (few planes).
+std::vector<Section> slice_through_bvh(const TriangleSoup& soup, const Vec3& normal,
+                                       std::span<const float> offsets) {
+  const Bvh bvh = build(soup);
+  SliceOptions options;
+  options.bvh = &bvh;
+  options.bvh_plane_limit = offsets.size();
+  SliceStats stats;
+  std::vector<Section> sections = slice(soup, normal, offsets, options, &stats);
+  CHECK(stats.path == SlicePath::bvh);
+  return sections;
+}
+
+TEST_CASE("slice through the BVH: vertices on axis planes count as above") {
+  // The BVH path decides every vertex's side itself (the sweep's vertex pass never leaves an
+  // axis plane undecided): a vertex on the plane is above, so the top face gives the square
+  // and the bottom face nothing.
+  const IndexedMesh cube = box(1, 2, 3);
+  for (int axis = 0; axis < 3; ++axis) {
+    for (const float sign : {1.0f, -2.0f}) {
+      Vec3 normal(0.0f);
+      normal[axis] = sign;
+      const float top = sign * cube.positions[6][axis];
+      const float offsets[] = {top, 0.0f, top / 2};
+      const std::vector<Section> sections = slice_through_bvh(cube.soup(), normal, offsets);
+      for (std::size_t i = 0; i < 3; ++i)
+        check_section(cube.soup(), Plane{normal, offsets[i]}, sections[i], true);
+      // Seen along a positive normal the top face is at the largest offset; along a negative
+      // one the faces swap roles.
+      CHECK(sections[0].contours.size() == (sign > 0 ? 1u : 0u));
+      CHECK(sections[1].contours.size() == (sign > 0 ? 0u : 1u));
+      CHECK(sections[2].contours.size() == 1u);
+    }
+  }
+  std::mt19937_64 random(12);
+  for (int round = 0; round < 20; ++round) {
+    const test::Scene scene = test::lattice_soup(150, 200 + std::uint64_t(round));
+    Vec3 normal(0.0f);
+    normal[round % 3] = round % 2 == 0 ? 1.0f : -0.5f;
+    std::uniform_int_distribution<int> offset(-4, 4);
+    const float offsets[] = {float(offset(random)), float(offset(random)) * 0.5f};
+    const std::vector<Section> sections = slice_through_bvh(scene.soup(), normal, offsets);
+    for (std::size_t i = 0; i < 2; ++i)
+      check_section(scene.soup(), Plane{normal, offsets[i]}, sections[i], false);
+  }
+}
+
+TEST_CASE("slice through the BVH: vertices within rounding of an oblique plane") {
+  // n·v for v = (X, y, -X) with |y| below half an ulp of X: in double, X + y rounds to X and
+  // the sum comes out 0, while the exact value is y. With d = 0 a vertex with y < 0 is below
+  // (double: on the plane, above); with d = y / 2 > 0 a vertex with y > 0 is above (double:
+  // below). Each such vertex is the apex of two triangles sharing an edge with it, the other
+  // vertices clearly on the other side: the exact sides give a chain of two segments, the
+  // rounded ones nothing.
+  const Vec3 normal(1.0f, 1.0f, 1.0f);
+  for (const float big : {0x1p30f, 0x1p60f, 0x1p100f}) {
+    for (const float tiny : {-0x1p-30f, 0x1p-30f, -0x1p-60f, 0x1p-60f}) {
+      const float away = tiny < 0 ? 1.0f : -1.0f;  // the other vertices' side
+      const std::vector<Vec3> positions{
+          {big, tiny, -big}, {away, away, away}, {away, 2 * away, away}, {away, away, 2 * away}};
+      const std::vector<std::uint32_t> indices{0, 1, 2, 1, 0, 3};
+      const TriangleSoup soup{positions, indices};
+      const float offsets[] = {0.0f, tiny / 2};
+      INFO("X " << big << ", y " << tiny);
+      const std::vector<Section> sections = slice_through_bvh(soup, normal, offsets);
+      for (std::size_t i = 0; i < 2; ++i) {
+        const Plane plane{normal, offsets[i]};
+        check_section(soup, plane, sections[i], true);
+        const bool apex_below = tiny < offsets[i];
+        if (apex_below == (away < 0)) continue;  // all on one side
+        REQUIRE(sections[i].contours.size() == 1u);
+        CHECK(sections[i].contours[0].triangles.size() == 2u);
+      }
+      CHECK(slice(soup, normal, offsets)[0].contours.size() == sections[0].contours.size());
+    }
+  }
 }
 
 TEST_CASE("slice: one plane's triangles are the BVH plane query's contributing ones") {
