@@ -70,7 +70,19 @@ void Broadphase::mark_moved(ProxyId id) {
   moved_.push_back(id);
 }
 
+void Broadphase::require_layer(Layer layer) {
+  if (layer != Layer::static_layer && layer != Layer::dynamic_layer)
+    throw InvalidInput("layer " + std::to_string(static_cast<int>(layer)) +
+                       " is neither Layer::static_layer (0) nor Layer::dynamic_layer (1)");
+}
+
+const DynamicAabbTree& Broadphase::tree(Layer layer) const {
+  require_layer(layer);
+  return trees_[static_cast<std::size_t>(layer)];
+}
+
 ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filter) {
+  require_layer(layer);
   const ProxyId id = free_ids_.empty() ? static_cast<ProxyId>(proxies_.size()) : free_ids_.back();
   // Room first, so that nothing below throws after the tree changed.
   reserve_one_more(boxes_);
@@ -116,8 +128,10 @@ void Broadphase::move_proxy(ProxyId id, const Aabb& box, const Vec3& displacemen
   mark_moved(id);
 }
 
+// Two static proxies never meet here: a static proxy searches the dynamic tree only, and the
+// static tree is searched by dynamic proxies only (`find_new_fat_pairs`), the one place that
+// keeps static pairs out.
 bool Broadphase::may_pair(const Proxy& a, const Proxy& b) const noexcept {
-  if (a.layer == Layer::static_layer && b.layer == Layer::static_layer) return false;
   return (a.filter.group & b.filter.mask) != 0 && (b.filter.group & a.filter.mask) != 0;
 }
 

@@ -59,7 +59,8 @@ class Broadphase {
 
   /// Adds a proxy with box `box` (finite, min <= max per axis; points and flat boxes are
   /// valid) to `layer`; it can pair from the next `update` on. Ids of proxies destroyed before
-  /// the last `update` are reused. Throws `InvalidInput` for a bad box (nothing changes).
+  /// the last `update` are reused. Throws `InvalidInput` for a bad box or a value of `layer`
+  /// that names no layer (such as `static_cast<Layer>(2)`); then nothing changes.
   ProxyId create_proxy(const Aabb& box, Layer layer = Layer::dynamic_layer,
                        ProxyFilter filter = {});
 
@@ -76,6 +77,13 @@ class Broadphase {
   /// not at the previous update (or whose proxies are new), then `on_pair_end(pair)` for every
   /// pair that overlapped then and does not now (or one of whose proxies was destroyed). Both
   /// in ascending order.
+  ///
+  /// The frame is committed before the first call (as by `update_pairs`). When a callback
+  /// throws, the exception leaves `update` and the broadphase stays as committed and usable:
+  /// `pairs()` is the frame's pairs and `began()` then `ended()` hold all its events, in the
+  /// order of the calls; the calls made were for a prefix of that sequence, the last one the
+  /// call that threw. The caller can deliver the rest from there: the next update starts a new
+  /// frame and does not repeat them.
   template <PairCallback Begin, PairCallback End>
   void update(Begin&& on_pair_begin, End&& on_pair_end) {
     update_pairs();
@@ -122,9 +130,8 @@ class Broadphase {
   [[nodiscard]] std::size_t size() const noexcept { return trees_[0].size() + trees_[1].size(); }
 
   /// The tree of `layer` (for statistics and `validate()`); its user values are proxy ids.
-  [[nodiscard]] const DynamicAabbTree& tree(Layer layer) const noexcept {
-    return trees_[static_cast<std::size_t>(layer)];
-  }
+  /// Throws `InvalidInput` for a value that names no layer.
+  [[nodiscard]] const DynamicAabbTree& tree(Layer layer) const;
 
  private:
   struct Proxy {
@@ -150,6 +157,7 @@ class Broadphase {
   enum : std::uint8_t { was_overlapping = 1, is_overlapping = 2, is_dropped = 4 };
 
   void require_proxy(ProxyId id) const;
+  static void require_layer(Layer layer);
   void mark_fat_changed(ProxyId id);
   void mark_moved(ProxyId id);
   [[nodiscard]] bool may_pair(const Proxy& a, const Proxy& b) const noexcept;
