@@ -20,15 +20,21 @@
 namespace trisect::test {
 namespace {
 
-/// Each coordinate of R·x + T in double, rounded per operation, then to float: the contract's
-/// rule written out again (this file is compiled without fused multiply-adds).
-Vec3 mapped(const Transform& transform, const Vec3& p) {
+/// Each coordinate of R·x + T in double as the contract orders it, ((R_r0·x + R_r1·y) +
+/// R_r2·z) + T_r, rounded per operation, then to float: the rule written out again. With
+/// `last_two_first`, R_r0·x + (R_r1·y + R_r2·z) + T_r instead, an order the contract rules
+/// out, to show that a test tells them apart. Each term and partial sum is stored to a
+/// volatile double, so that no compiler fuses a product into a sum or reorders the sums (this
+/// file is compiled without -ffp-contract=off).
+Vec3 mapped(const Transform& transform, const Vec3& p, bool last_two_first = false) {
   Vec3 result;
   for (int r = 0; r < 3; ++r) {
     const auto* row = &transform.rows[std::size_t(4 * r)];
-    const double x = double(row[0]) * double(p.x), y = double(row[1]) * double(p.y);
-    const double z = double(row[2]) * double(p.z);
-    result[r] = static_cast<float>(((x + y) + z) + double(row[3]));
+    const volatile double x = double(row[0]) * double(p.x), y = double(row[1]) * double(p.y),
+                          z = double(row[2]) * double(p.z);
+    const volatile double partial = last_two_first ? y + z : x + y;
+    const volatile double sum = last_two_first ? x + partial : partial + z;
+    result[r] = static_cast<float>(sum + double(row[3]));
   }
   return result;
 }
@@ -168,6 +174,44 @@ TEST_CASE("Transform::apply follows the rounding rule", "[bvh][overlap]") {
   }
   CHECK(Transform::identity().is_identity());
   CHECK(Transform::identity().apply(Vec3(1.5f, -2.0f, 0.0f)) == Vec3(1.5f, -2.0f, 0.0f));
+}
+
+TEST_CASE("Transform::apply sums each row in the contract's order", "[bvh][overlap]") {
+  // (2^60 - 2^60) + 1 is 1; 2^60 + (-2^60 + 1) rounds to 0.
+  const Transform ones{{1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 1, -1}};
+  const Vec3 p(0x1p60f, -0x1p60f, 1.0f);
+  CHECK(ones.apply(p) == Vec3(1.0f, -0x1p60f, 0x1p60f));
+  CHECK(mapped(ones, p, true) == Vec3(0.0f, -0x1p60f, 0x1p60f));
+  // Full matrices and points whose products nearly cancel: the two orders differ often.
+  std::mt19937_64 random(52);
+  int told_apart = 0;
+  for (int i = 0; i < 2000; ++i) {
+    Transform t;
+    for (float& entry : t.rows) entry = uniform(random, -2.0f, 2.0f);
+    if (std::fabs(t.rows[1]) < 1e-3f) continue;
+    const float scale = uniform(random, 0.0f, 1.0f) < 0.5f ? 1e12f : 1e9f;
+    Vec3 q(uniform(random, -1.0f, 1.0f) * scale, uniform(random, -1.0f, 1.0f) * scale,
+           uniform(random, -1.0f, 1.0f));
+    q.y = -q.x * t.rows[0] / t.rows[1];  // R00·x + R01·y nearly cancels
+    INFO("point " << q.x << ' ' << q.y << ' ' << q.z);
+    REQUIRE(t.apply(q) == mapped(t, q));
+    if (mapped(t, q) != mapped(t, q, true)) ++told_apart;
+  }
+  CHECK(told_apart > 50);
+}
+
+TEST_CASE("overlap maps the second mesh's vertices in the contract's order", "[bvh][overlap]") {
+  // A point-triangle at (2^60, -2^60, 1) mapped by rows (1, 1, 1, 0), (0, 0, 0, 0), (0, 0, 0, 0)
+  // lands at (1, 0, 0), a vertex of the triangle in the plane x = 1; summed in another order
+  // it would land at the origin, off that plane.
+  const std::vector<Vec3> plane_x1{{1, 0, 0}, {1, 1, 0}, {1, 0, 1}};
+  const Vec3 far(0x1p60f, -0x1p60f, 1.0f);
+  const std::vector<Vec3> point{far, far, far};
+  const Transform sum_x{{1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+  REQUIRE(mapped(sum_x, far, true) == Vec3(0.0f));
+  const Bvh first = build(TriangleSoup{plane_x1}), second = build(TriangleSoup{point});
+  CHECK(collect_intersecting_pairs(first, second, sum_x) == std::vector<TrianglePair>{{0, 0}});
+  CHECK(any_intersecting_pair(first, second, sum_x));
 }
 
 TEST_CASE("self intersections equal brute force", "[bvh][overlap]") {
