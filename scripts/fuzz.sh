@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) for the OBJ, PLY and
-# STL readers and the query-file parser, and runs each for SECONDS (default 60) from the seed
+# STL readers, the query-file parser and the slice and overlap command lines, and runs each for SECONDS (default 60) from the seed
 # corpus in tests/fuzz/corpus/<target>. New inputs go to build/fuzz/corpus/, never into the
 # repository. Any crash or sanitizer report fails the script and leaves the input in
 # build/fuzz/. The library sources are compiled once, JOBS (default 2) at a time, and shared by
-# the four targets; a change to any source or header rebuilds them.
+# the targets; a change to any source or header rebuilds them.
 # Usage: scripts/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,9 @@ mkdir -p "$objects"
 cxx=${CLANGXX:-clang++}
 sanitizers=(-fsanitize=address,undefined -fno-sanitize-recover=all)
 flags=(-std=c++20 -O1 -g "${sanitizers[@]}" -Iinclude $(pkg-config --cflags glm 2>/dev/null || true))
-core=(src/math/*.cpp src/mesh/*.cpp src/bvh/*.cpp src/io/*.cpp src/cli/query_file.cpp)
+# Every library and command source but the program's main (the arguments target runs the command
+# in-process); CLI11 and nlohmann-json are header-only.
+core=(src/math/*.cpp src/mesh/*.cpp src/bvh/*.cpp src/io/*.cpp $(ls src/cli/*.cpp | grep -v main.cpp))
 stamp=$out/core.stamp
 
 # The library objects: instrumented for coverage (fuzzer-no-link) but without libFuzzer's main.
@@ -42,11 +44,13 @@ build fuzz_obj tests/fuzz/fuzz_mesh.cpp -DTRISECT_FUZZ_FORMAT=obj
 build fuzz_ply tests/fuzz/fuzz_mesh.cpp -DTRISECT_FUZZ_FORMAT=ply
 build fuzz_stl tests/fuzz/fuzz_mesh.cpp -DTRISECT_FUZZ_FORMAT=stl
 build fuzz_query tests/fuzz/fuzz_query.cpp
+build fuzz_arguments tests/fuzz/fuzz_arguments.cpp
 
-for target in obj ply stl query; do
+for target in obj ply stl query arguments; do
   corpus=$out/corpus/$target
   mkdir -p "$corpus"
   echo "fuzzing $target for ${seconds}s"
+  # Absolute corpus paths: the arguments target changes its working folder.
   (cd "$out" && "./fuzz_$target" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 \
-      "corpus/$target" "../../tests/fuzz/corpus/$target" 2>&1 | tail -n 12)
+      "$PWD/corpus/$target" "$PWD/../../tests/fuzz/corpus/$target" 2>&1 | tail -n 12)
 done

@@ -124,14 +124,27 @@ int write_help(const std::string& text, std::ostream& out) {
   }
 }
 
-// `check_option_values` for the subcommand that `arguments` name, if any; its message is
-// prefixed with the subcommand's name.
+// CLI11 2.1 loops forever on an empty argument that it takes for a positional one when another
+// argument follows (`slice m.obj '' --at 1`): an empty argument that is not an option's value
+// is refused first. `arguments` follow the subcommand's name.
+void check_empty_arguments(const CLI::App& command, std::span<const std::string> arguments) {
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (!arguments[i].empty()) continue;
+    const CLI::Option* option = i > 0 ? command.get_option_no_throw(arguments[i - 1]) : nullptr;
+    if (option == nullptr || option->get_expected_min() == 0)
+      throw UsageError("argument " + std::to_string(i + 2) + " is empty");
+  }
+}
+
+// `check_option_values` and `check_empty_arguments` for the subcommand that `arguments` name, if
+// any; its message is prefixed with the subcommand's name.
 void check_command_values(const CLI::App& app, const std::vector<std::string>& arguments) {
   if (arguments.empty()) return;
   for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
     if (!command->check_name(arguments[0])) continue;
     try {
       check_option_values(*command, std::span(arguments).subspan(1));
+      check_empty_arguments(*command, std::span(arguments).subspan(1));
     } catch (const UsageError& error) {
       throw UsageError(command->get_name() + ": " + error.what());
     }

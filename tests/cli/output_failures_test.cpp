@@ -329,6 +329,11 @@ TEST_CASE("usage messages name the option at fault", "[cli][output]") {
        "trisect slice: --layers: '' is not a whole number from 1 to 10000000\n"},
       {{"slice", in.cube, "--axis", "w", "--at", "1"},
        "trisect slice: --axis: 'w' is not x, y or z\n"},
+      // CLI11 looped forever on these (found by tests/fuzz/fuzz_arguments.cpp).
+      {{"slice", in.cube, "", "--at", "1", "--axis", "z"}, "trisect slice: argument 3 is empty\n"},
+      {{"slice", in.cube, "--axis", "z", "", "--json", "-"},
+       "trisect slice: argument 5 is empty\n"},
+      {{"overlap", in.cube, in.cube, "", "--count"}, "trisect overlap: argument 4 is empty\n"},
   };
   for (const Case& c : cases) {
     INFO(joined(c.arguments));
