@@ -352,6 +352,11 @@ class PlyReader {
     };
     const auto list =
         std::find_if(element.properties.begin(), element.properties.end(), is_index_list);
+    // A face element whose polygons cannot be read would silently give a mesh without them.
+    if (list == element.properties.end() && element.count > 0)
+      fail_at_line(
+          name_, element.header_line,
+          "element '" + element.name + "' has no list property 'vertex_indices' or 'vertex_index'");
     if (list == element.properties.end()) return skip(element);
     for (std::uint64_t item = 0; item < element.count; ++item) {
       values_.start_item();

@@ -197,6 +197,17 @@ TEST_CASE("a file with no faces is an empty mesh", "[io]") {
   CHECK(parse_mesh(binary, MeshFormat::stl, "e.stl").triangle_count() == 0);
 }
 
+TEST_CASE("a PLY face element without an index list is an error, not dropped faces", "[io]") {
+  const std::string header =
+      "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+      "property float z\nelement face ";
+  const std::string rest = "\nproperty list uchar int corners\nend_header\n0 0 0\n1 0 0\n0 1 0\n";
+  CHECK_THROWS_WITH(parse_mesh(header + "1" + rest + "3 0 1 2\n", MeshFormat::ply, "f.ply"),
+                    "f.ply:7: element 'face' has no list property 'vertex_indices' or "
+                    "'vertex_index'");
+  CHECK(parse_mesh(header + "0" + rest, MeshFormat::ply, "f.ply").triangle_count() == 0);
+}
+
 fs::path data_folder() { return fs::path(TRISECT_TEST_DATA_DIR) / "malformed"; }
 
 TEST_CASE("malformed files give errors naming the file, the place and the problem", "[io]") {
