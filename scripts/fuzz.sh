@@ -52,5 +52,6 @@ for target in obj ply stl query arguments; do
   echo "fuzzing $target for ${seconds}s"
   # Absolute corpus paths: the arguments target changes its working folder.
   (cd "$out" && "./fuzz_$target" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 \
+      -timeout=10 -artifact_prefix="$PWD/" \
       "$PWD/corpus/$target" "$PWD/../../tests/fuzz/corpus/$target" 2>&1 | tail -n 12)
 done

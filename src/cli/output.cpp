@@ -38,6 +38,9 @@ bool same_file(const std::string& a, const std::string& b) {
 
 void check_location(const OutputRequest& request) {
   if (request.path.empty()) throw UsageError(request.option + ": the path is empty");
+  // No command line holds one, but `run` may be called with any strings.
+  if (request.path.find('\0') != std::string::npos)
+    throw UsageError(request.option + ": the path holds a NUL byte");
   if (is_standard_output(request.path)) return;
   std::error_code error;
   if (fs::is_directory(request.path, error))

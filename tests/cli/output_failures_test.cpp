@@ -184,6 +184,7 @@ TEST_CASE("output paths: empty, a directory, an input or each other are usage er
   };
   const Case cases[] = {
       {{"--svg", ""}, "--svg: the path is empty"},
+      {{"--json", std::string("a\0b", 3)}, "--json: the path holds a NUL byte"},
       {{"--json", ""}, "--json: the path is empty"},
       {{"--svg", in.cube}, "--svg '" + in.cube.substr(0, 40)},
       {{"--json", same_cube}, "names the input file"},
