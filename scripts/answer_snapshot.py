@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Answers of `trisect query` on every shared mesh for a fixed set of generated queries.
+"""Answers of `trisect query`, `slice` and `overlap` on every shared mesh for a fixed set of
+generated queries, planes and transforms.
 
 Used to show that a refactoring changes no answer: run it before and after with the two
 binaries and compare the folders byte for byte (`diff -r`). Queries are seeded, so every run
 writes the same query files. Ties are included: boxes and planes through vertices, spheres
-whose radius reaches a vertex exactly, rays aimed at vertices.
+whose radius reaches a vertex exactly, rays aimed at vertices. Slices: layers along each axis
+and an oblique normal, and planes through vertices (JSON, with triangle ids, lengths and
+areas). Overlaps: each mesh against itself moved by a fraction of its size and turned, and
+with itself (--self).
 
   scripts/answer_snapshot.py TRISECT_BINARY OUT_DIR [--mesh-dir DIR] [--count N]
 """
@@ -90,14 +94,45 @@ def main():
     meshes = sorted(p for p in pathlib.Path(args.mesh_dir).iterdir() if p.suffix in (".obj", ".ply", ".stl"))
     for mesh in meshes:
         rng = random.Random(mesh.name)
+        vertices = read_vertices(mesh)
         query_file = out / (mesh.name + ".queries")
-        query_file.write_text("\n".join(queries_for(read_vertices(mesh), args.count, rng)) + "\n")
-        with open(out / (mesh.name + ".answers"), "wb") as answers:
-            status = subprocess.run([args.binary, "query", str(mesh), str(query_file)], stdout=answers,
-                                    stderr=subprocess.DEVNULL).returncode
-        print("%-24s exit %d" % (mesh.name, status))
-        if status != 0:
-            sys.exit(1)
+        query_file.write_text("\n".join(queries_for(vertices, args.count, rng)) + "\n")
+        runs = {"answers": ["query", str(mesh), str(query_file)]}
+        runs.update(slice_runs(mesh, vertices, rng))
+        runs.update(overlap_runs(mesh, vertices))
+        for name, arguments in runs.items():
+            with open(out / (mesh.name + "." + name), "wb") as answers:
+                status = subprocess.run([args.binary] + arguments, stdout=answers,
+                                        stderr=subprocess.DEVNULL).returncode
+            print("%-24s %-16s exit %d" % (mesh.name, name, status))
+            if status != 0:
+                sys.exit(1)
+
+
+def slice_runs(mesh, vertices, rng):
+    """Slices of `mesh`: 25 layers along each axis and one oblique normal, and planes through
+    vertices along z (the JSON holds triangle ids, lengths and areas too)."""
+    runs = {}
+    for axis in "xyz":
+        runs["slice_" + axis] = ["slice", str(mesh), "--axis", axis, "--layers", "25", "--json", "-"]
+    runs["slice_oblique"] = ["slice", str(mesh), "--normal", "0.3", "-0.5", "0.8", "--layers", "25",
+                             "--json", "-"]
+    if vertices:
+        through = sorted({rng.choice(vertices)[2] for _ in range(8)})
+        runs["slice_vertices"] = ["slice", str(mesh), "--axis", "z", "--at"] + ["%r" % z for z in through] + [
+            "--json", "-"]
+    return runs
+
+
+def overlap_runs(mesh, vertices):
+    """The mesh against itself moved by a tenth of its size and turned about z, and --self."""
+    size = 1.0
+    if vertices:
+        size = max(max(v[i] for v in vertices) - min(v[i] for v in vertices) for i in range(3)) or 1.0
+    shift = "%r" % (0.1 * size)
+    turned = ["0.8", "-0.6", "0", shift, "0.6", "0.8", "0", "0", "0", "0", "1", shift]
+    return {"overlap_moved": ["overlap", str(mesh), str(mesh), "--transform"] + turned,
+            "overlap_self": ["overlap", str(mesh), "--self"]}
 
 
 if __name__ == "__main__":
