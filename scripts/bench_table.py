@@ -14,8 +14,8 @@ operation gets a table of its own. Known counters become columns: exact fallback
 triangles per query (one value when every library agrees, else each library's), peers'
 wrong / mismatched / disagreeing answers, SAH cost.
 
-    scripts/bench_table.py bench/results/predicates.json [--plot ratios.svg]
-    scripts/bench_table.py bench/results/bvh_*.json --merge-into bench/results/bvh.json
+    scripts/bench_table.py bench/results/2026-11-22-predicates/predicates.json [--plot ratios.svg]
+    scripts/bench_table.py run*/bvh_*.json --merge-into bvh_bunny_x16.json --plot bvh_bunny_x16.svg
 
 Several JSON files are read as one run (the context is the first file's); --merge-into also
 writes them out as one JSON file. Files may repeat benchmarks (the same programs run several
