@@ -3,6 +3,7 @@
 #include "ray_box.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -100,7 +101,7 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
     // A continuous motion: refit the ancestors in place, with rotations, up to the first one
     // that does not change (Kopta et al., I3D 2012); `rebuild()` restores the tree's quality
     // as these add up.
-    set_box(leaf, wanted);
+    set_box(leaf, wanted, 0);
     ++refits_;
     if (links_[id].parent != null_node) refit_upward(links_[id].parent, true, true);
     return true;
@@ -119,6 +120,22 @@ const Aabb& DynamicAabbTree::fat_box(ProxyId id) const {
 std::uint64_t DynamicAabbTree::user_data(ProxyId id) const {
   require_proxy(id);
   return links_[id].user_data;
+}
+
+std::size_t DynamicAabbTree::fewest_leaves(int height) noexcept {
+  // The fewest leaves of a tree of height h: one child of height h - 1, the other as low as
+  // the balance allows (an AVL tree's Fibonacci recurrence, for `max_imbalance` 1). `last[i]`
+  // holds the count for height h - 1 - i.
+  constexpr std::size_t most = std::numeric_limits<std::size_t>::max();
+  std::array<std::size_t, max_imbalance + 1> last;
+  last.fill(1);
+  for (int h = 1; h <= height; ++h) {
+    const std::size_t taller = last[0];
+    const std::size_t shorter = last[std::size_t(std::min(max_imbalance, h - 1))];
+    std::copy_backward(last.begin(), last.end() - 1, last.end());
+    last[0] = taller > most - shorter ? most : taller + shorter;
+  }
+  return last[0];
 }
 
 int DynamicAabbTree::height() const noexcept {
@@ -164,20 +181,32 @@ void DynamicAabbTree::free_node(std::int32_t index) noexcept {
   free_list_ = index;
 }
 
-// Greedy branch and bound over one root-to-leaf path (Bittner et al. 2015, as Box2D v3 does
-// it): the cost of making node X the new leaf's sibling is the area of X merged with the leaf
-// plus the growth of every ancestor of X. Below a node, no sibling can cost less than the
-// leaf's own area plus the growth so far plus the node's own growth; the descent stops when
-// both children's bounds are worse than the best found. Among equal costs the lowest subtree
-// wins, and the descent takes the shorter child, so that equal boxes still make a balanced tree.
+// Greedy branch and bound over one root-to-leaf path (Bittner et al. 2015, as Box2D v3's
+// b2FindBestSibling does it): the cost of making node X the new leaf's sibling is the area of X
+// merged with the leaf plus the growth of every ancestor of X (the inherited cost). Below a
+// node, no sibling can cost less than the leaf's own area plus the growth so far plus the
+// node's own growth; the descent stops when both children's bounds are worse than the best
+// found. Only nodes at most `max_imbalance` high can be siblings, so that the new parent is
+// balanced (above them the descent goes on whatever the bounds). Among equal costs the lowest
+// node wins. Equal bounds (both children contain the leaf, or grow alike) send the descent
+// into the child with the smaller box, then the lower one: where the leaf's neighbours are
+// more likely, and a balanced tree of equal boxes.
 std::int32_t DynamicAabbTree::find_best_sibling(const Aabb& box) const {
-  const auto height = [this](std::int32_t i) { return links_[static_cast<std::size_t>(i)].height; };
   const double leaf_area = half_area(box);
-  std::int32_t index = root_;
-  Aabb index_box = links_[static_cast<std::size_t>(root_)].box;
-  bool is_leaf = height(root_) == 0;
-  std::int32_t best = root_;
-  double best_cost = merged_area(index_box, box);
+  const Links& root = links_[static_cast<std::size_t>(root_)];
+  std::int32_t index = root_, best = null_node, best_height = 0;
+  Aabb index_box = root.box;
+  bool is_leaf = root.height == 0;
+  double best_cost = std::numeric_limits<double>::infinity();
+  const auto consider = [&](std::int32_t candidate, std::int32_t height, double cost) {
+    if (height > max_imbalance) return;
+    if (best == null_node || cost < best_cost || (cost == best_cost && height < best_height)) {
+      best_cost = cost;
+      best = candidate;
+      best_height = height;
+    }
+  };
+  consider(root_, root.height, merged_area(index_box, box));
   double inherited = 0;
   while (!is_leaf) {
     const Node& node = nodes_[static_cast<std::size_t>(index)];
@@ -186,26 +215,27 @@ std::int32_t DynamicAabbTree::find_best_sibling(const Aabb& box) const {
     for (int side = 0; side < 2; ++side) {
       const Aabb& child_box = node.box[side];
       const double direct = merged_area(child_box, box);
-      const double cost = direct + inherited;
-      if (cost < best_cost || (cost == best_cost && height(node.child[side]) < height(best))) {
-        best_cost = cost;
-        best = node.child[side];
-      }
+      consider(node.child[side], node.height[side], direct + inherited);
       lower_bound[side] = node.is_leaf(side)
                               ? std::numeric_limits<double>::infinity()
                               : leaf_area + inherited + direct - half_area(child_box);
     }
     if (lower_bound[0] > best_cost && lower_bound[1] > best_cost) break;
-    const int side =
-        lower_bound[0] < lower_bound[1] ||
-                (lower_bound[0] == lower_bound[1] && height(node.child[0]) <= height(node.child[1]))
-            ? 0
-            : 1;
+    const int side = descend_side(node, lower_bound);
     index = node.child[side];
     index_box = node.box[side];
     is_leaf = node.is_leaf(side);
   }
   return best;
+}
+
+// The child the sibling search descends into: the lower bound, then the smaller box, then the
+// lower subtree.
+int DynamicAabbTree::descend_side(const Node& node, const double (&lower_bound)[2]) noexcept {
+  if (lower_bound[0] != lower_bound[1]) return lower_bound[0] < lower_bound[1] ? 0 : 1;
+  const double area[2] = {half_area(node.box[0]), half_area(node.box[1])};
+  if (area[0] != area[1]) return area[0] < area[1] ? 0 : 1;
+  return node.height[0] <= node.height[1] ? 0 : 1;
 }
 
 void DynamicAabbTree::insert_leaf(std::int32_t leaf) {
@@ -249,7 +279,9 @@ void DynamicAabbTree::remove_leaf(std::int32_t leaf) {
     return;
   }
   set_child(grandparent, side, sibling);
-  refit_upward(grandparent, false, true);  // removal only shrinks boxes; insertion rotates (Box2D)
+  // Removal only shrinks boxes: rotations only to restore the balance (insertion rotates for
+  // area too, as Box2D does).
+  refit_upward(grandparent, false, true);
 }
 
 int DynamicAabbTree::side_of(std::int32_t parent, std::int32_t child) const noexcept {
@@ -258,38 +290,42 @@ int DynamicAabbTree::side_of(std::int32_t parent, std::int32_t child) const noex
 
 void DynamicAabbTree::set_child(std::int32_t parent, int side, std::int32_t child) noexcept {
   Node& node = nodes_[static_cast<std::size_t>(parent)];
-  const Links& links = links_[static_cast<std::size_t>(child)];
-  const auto bit = static_cast<std::uint32_t>(1u << side);
+  Links& links = links_[static_cast<std::size_t>(child)];
   node.child[side] = child;
   node.box[side] = links.box;
-  node.leaf_mask = links.height == 0 ? node.leaf_mask | bit : node.leaf_mask & ~bit;
-  links_[static_cast<std::size_t>(child)].parent = parent;
+  node.height[side] = static_cast<std::int16_t>(links.height);
+  links.parent = parent;
 }
 
-void DynamicAabbTree::set_box(std::int32_t index, const Aabb& box) noexcept {
+void DynamicAabbTree::set_box(std::int32_t index, const Aabb& box, std::int32_t height) noexcept {
   Links& links = links_[static_cast<std::size_t>(index)];
   links.box = box;
-  if (links.parent != null_node)
-    nodes_[static_cast<std::size_t>(links.parent)].box[side_of(links.parent, index)] = box;
+  links.height = height;
+  if (links.parent == null_node) return;
+  Node& parent = nodes_[static_cast<std::size_t>(links.parent)];
+  const int side = side_of(links.parent, index);
+  parent.box[side] = box;
+  parent.height[side] = static_cast<std::int16_t>(height);
 }
 
 bool DynamicAabbTree::refit(std::int32_t index) noexcept {
   const Node& node = nodes_[static_cast<std::size_t>(index)];
   const Aabb box = node.box[0].merged(node.box[1]);
-  Links& links = links_[static_cast<std::size_t>(index)];
-  const std::int32_t new_height =
-      1 + std::max(links_[static_cast<std::size_t>(node.child[0])].height,
-                   links_[static_cast<std::size_t>(node.child[1])].height);
-  const bool changed = !(box == links.box) || new_height != links.height;
-  links.height = new_height;
-  if (changed) set_box(index, box);
-  return changed;
+  const Links& links = links_[static_cast<std::size_t>(index)];
+  const std::int32_t height = 1 + std::max(node.height[0], node.height[1]);
+  if (box == links.box && height == links.height) return false;
+  set_box(index, box, height);
+  return true;
 }
 
-void DynamicAabbTree::refit_upward(std::int32_t index, bool rotate_nodes, bool until_unchanged) {
+// Refits `index` and its ancestors, rotating each (`rotate`; areas too when `improve_area`).
+// With `until_unchanged`, stops at the first node whose box and height stay and that needs no
+// rotation: nothing above it changes then.
+void DynamicAabbTree::refit_upward(std::int32_t index, bool improve_area, bool until_unchanged) {
   while (index != null_node) {
-    if (!refit(index) && until_unchanged) return;  // then nothing above changes either
-    if (rotate_nodes) rotate(index);
+    const bool changed = refit(index);
+    const bool rotated = rotate(index, improve_area);
+    if (until_unchanged && !changed && !rotated) return;
     index = links_[static_cast<std::size_t>(index)].parent;
   }
 }
@@ -304,18 +340,32 @@ void DynamicAabbTree::swap_children(std::int32_t parent_a, std::int32_t a, std::
 
 // Tree rotations (Bittner et al. 2015; Kopta et al., "Fast, effective BVH updates for animated
 // scenes", I3D 2012): at node A with children B and C, swapping a child with a grandchild on
-// the other side (or two grandchildren) changes only the boxes of B and/or C. Take the swap
-// that shrinks their summed area most, if any does.
-void DynamicAabbTree::rotate(std::int32_t index) {
+// the other side (or two grandchildren) changes only the boxes and heights of B and/or C. A
+// swap may only keep every node it touches balanced (children's heights within
+// `max_imbalance`) and must not raise A. When A itself is out of balance (after an insertion or
+// removal below changed a child's height by one), the best of those swaps is taken whatever
+// its area: the AVL rotation (Adelson-Velsky & Landis 1962) in the form of Box2D v2.4's
+// b2DynamicTree::Balance, where children are unordered and one swap of the shorter child with
+// the taller child's taller child always restores the balance. Otherwise, when
+// `improve_area`, the swap that shrinks the summed area most, if any does. True when swapped.
+bool DynamicAabbTree::rotate(std::int32_t index, bool improve_area) {
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
+  const auto balanced = [](int p, int q) { return std::abs(p - q) <= max_imbalance; };
   const Node& node = nodes_[at(index)];
-  if (node.is_leaf(0) && node.is_leaf(1)) return;
+  if (node.is_leaf(0) && node.is_leaf(1)) return false;
+  const bool must_balance = !balanced(node.height[0], node.height[1]);
+  if (!must_balance && !improve_area) return false;
   struct Swap {
     std::int32_t parent_a, a, parent_b, b;
   };
   Swap best{null_node, null_node, null_node, null_node};
-  double best_gain = 0;
-  const auto consider = [&](double gain, Swap swap) {
+  double best_gain = must_balance ? -std::numeric_limits<double>::infinity() : 0;
+  const int height_limit = 1 + std::max(node.height[0], node.height[1]);
+  // `first` and `second`: the children's heights after the swap; `is_balanced`: the nodes
+  // the swap changes below them keep the balance.
+  const auto consider = [&](double gain, bool is_balanced, int first, int second, Swap swap) {
+    if (!is_balanced || !balanced(first, second) || 1 + std::max(first, second) > height_limit)
+      return;
     if (gain > best_gain) {
       best_gain = gain;
       best = swap;
@@ -327,11 +377,13 @@ void DynamicAabbTree::rotate(std::int32_t index) {
     if (node.is_leaf(inner)) return;
     const Node& sibling = nodes_[at(node.child[inner])];
     const double area = half_area(node.box[inner]);
-    const Aabb& box = node.box[outer];
-    consider(area - merged_area(box, sibling.box[1]),
-             {index, node.child[outer], node.child[inner], sibling.child[0]});
-    consider(area - merged_area(box, sibling.box[0]),
-             {index, node.child[outer], node.child[inner], sibling.child[1]});
+    const int moved = node.height[outer];
+    for (int side = 0; side < 2; ++side) {  // sibling.child[side] rises, the other stays
+      const int stays = sibling.height[1 - side];
+      consider(area - merged_area(node.box[outer], sibling.box[1 - side]), balanced(moved, stays),
+               sibling.height[side], 1 + std::max(moved, stays),
+               {index, node.child[outer], node.child[inner], sibling.child[side]});
+    }
   };
   consider_with_grandchild(0);
   consider_with_grandchild(1);
@@ -340,17 +392,21 @@ void DynamicAabbTree::rotate(std::int32_t index) {
     const std::int32_t b = node.child[0], c = node.child[1];
     const Node& nb = nodes_[at(b)];
     const Node& nc = nodes_[at(c)];
-    const Aabb &box_d = nb.box[0], &box_e = nb.box[1], &box_f = nc.box[0], &box_g = nc.box[1];
-    consider(area - merged_area(box_f, box_e) - merged_area(box_d, box_g),
+    const int d = nb.height[0], e = nb.height[1], f = nc.height[0], g = nc.height[1];
+    // D trades places with F (B = {F, E}, C = {D, G}) or with G (B = {G, E}, C = {F, D}).
+    consider(area - merged_area(nc.box[0], nb.box[1]) - merged_area(nb.box[0], nc.box[1]),
+             balanced(f, e) && balanced(d, g), 1 + std::max(f, e), 1 + std::max(d, g),
              {b, nb.child[0], c, nc.child[0]});
-    consider(area - merged_area(box_g, box_e) - merged_area(box_f, box_d),
+    consider(area - merged_area(nc.box[1], nb.box[1]) - merged_area(nc.box[0], nb.box[0]),
+             balanced(g, e) && balanced(f, d), 1 + std::max(g, e), 1 + std::max(f, d),
              {b, nb.child[0], c, nc.child[1]});
   }
-  if (best.a == null_node) return;
+  if (best.a == null_node) return false;
   swap_children(best.parent_a, best.a, best.parent_b, best.b);
   if (best.parent_a != index) (void)refit(best.parent_a);
   (void)refit(best.parent_b);
   (void)refit(index);
+  return true;
 }
 
 void DynamicAabbTree::rebuild() {
@@ -416,12 +472,14 @@ void DynamicAabbTree::validate() const {
       for (int side = 0; side < 2; ++side) {
         const Links& child = links_[at(node.child[side])];
         if (child.parent != index) broken(name + ": child's parent link");
-        if (node.is_leaf(side) != (child.height == 0)) broken(name + ": child's leaf bit");
+        if (node.height[side] != child.height) broken(name + ": stored child height differs");
         if (!(node.box[side] == child.box)) broken(name + ": stored child box differs");
       }
       const Links& first = links_[at(node.child[0])];
       const Links& second = links_[at(node.child[1])];
       if (height != 1 + std::max(first.height, second.height)) broken(name + ": height");
+      if (std::abs(first.height - second.height) > max_imbalance)
+        broken(name + ": children's heights differ by more than max_imbalance");
       if (!(links_[at(index)].box == first.box.merged(second.box)))
         broken(name + ": box is not the union");
       stack.push(node.child[0]);

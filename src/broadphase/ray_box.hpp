@@ -106,7 +106,8 @@ inline bool entries_before_exits(const SlabEnds& ends) {
 // error bound; only when their widened ranges overlap are the pairs compared one by one.
 inline bool ray_meets_box(const Ray& ray, const Aabb& box) {
   constexpr double infinity = std::numeric_limits<double>::infinity();
-  if (!(ray.t_min <= ray.t_max) || ray.t_min == infinity || ray.t_max == -infinity) return false;
+  const double t_min = ray.t_min, t_max = ray.t_max;
+  if (!(t_min <= t_max) || t_min == infinity || t_max == -infinity) return false;  // no real t
   SlabEnds ends;
   if (!ends.add(ray, box)) return false;
   double enter = -infinity, leave = infinity;

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 TEST_CASE("Broadphase rejects a layer value that names no layer", "[broadphase]") {
   Broadphase broadphase;
@@ -86,4 +86,4 @@ TEST_CASE("Broadphase static proxies moved onto each other do not pair", "[broad
   CHECK(broadphase.ended().empty());
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 struct ModelProxy {
@@ -287,4 +287,4 @@ TEST_CASE("Broadphase never pairs two static proxies", "[broadphase]") {
   CHECK(broadphase.pairs() == (std::vector<ProxyPair>{{ground, body}, {1, body}}));
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

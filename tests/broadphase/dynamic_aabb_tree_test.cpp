@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 std::vector<ProxyId> brute_force_answer(const DynamicAabbTree& tree,
@@ -257,4 +257,4 @@ TEST_CASE("TraversalStack grows instead of overflowing", "[broadphase]") {
   CHECK(stack.is_empty());
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

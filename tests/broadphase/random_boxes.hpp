@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <random>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 /// A point uniform in [-half, half]^3.
 inline Vec3 random_point(std::mt19937_64& random, float half) {
@@ -45,4 +45,4 @@ inline Aabb random_awkward_box(std::mt19937_64& random, float side) {
   }
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

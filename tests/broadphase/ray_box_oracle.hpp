@@ -11,7 +11,7 @@
 #include <optional>
 #include <utility>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 /// Exact: some real t with t_min <= t <= t_max puts origin + t·direction in the closed box.
 inline bool exact_ray_meets_box(const Ray& ray, const Aabb& box) {
@@ -35,4 +35,4 @@ inline bool exact_ray_meets_box(const Ray& ray, const Aabb& box) {
   return !low || !high || *low <= *high;
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

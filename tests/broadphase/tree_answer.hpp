@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 /// The proxies that `tree.query(query, ...)` visits (a box or a ray), ascending.
 template <class Query>
@@ -19,4 +19,4 @@ std::vector<ProxyId> tree_answer(const DynamicAabbTree& tree, const Query& query
   return ids;
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 constexpr float infinity = std::numeric_limits<float>::infinity();
@@ -240,4 +240,4 @@ TEST_CASE("DynamicAabbTree ray queries equal the exact oracle on random rays", "
   }
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing
