@@ -80,7 +80,7 @@ std::size_t leading_numbers(std::span<const std::string> tokens) {
 // complaint about something else (an option group's requirement, a positional argument's
 // count): such options are named here first. `arguments` follow the subcommand's name.
 void check_option_values(const CLI::App& command, std::span<const std::string> arguments) {
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
+  for (std::size_t i = 0; i < arguments.size() && arguments[i] != "--"; ++i) {
     const CLI::Option* option = command.get_option_no_throw(arguments[i]);
     if (option == nullptr || option->get_expected_min() == 0) continue;
     const std::span<const std::string> rest = arguments.subspan(i + 1);
@@ -128,10 +128,12 @@ int write_help(const std::string& text, std::ostream& out) {
 // argument follows (`slice m.obj '' --at 1`): an empty argument that is not an option's value
 // is refused first. `arguments` follow the subcommand's name.
 void check_empty_arguments(const CLI::App& command, std::span<const std::string> arguments) {
+  bool positional_only = false;  // after "--", every argument is a positional one
   for (std::size_t i = 0; i < arguments.size(); ++i) {
+    positional_only = positional_only || arguments[i] == "--";
     if (!arguments[i].empty()) continue;
     const CLI::Option* option = i > 0 ? command.get_option_no_throw(arguments[i - 1]) : nullptr;
-    if (option == nullptr || option->get_expected_min() == 0)
+    if (positional_only || option == nullptr || option->get_expected_min() == 0)
       throw UsageError("argument " + std::to_string(i + 2) + " is empty");
   }
 }

@@ -335,6 +335,7 @@ TEST_CASE("usage messages name the option at fault", "[cli][output]") {
       {{"slice", in.cube, "--axis", "z", "", "--json", "-"},
        "trisect slice: argument 5 is empty\n"},
       {{"overlap", in.cube, in.cube, "", "--count"}, "trisect overlap: argument 4 is empty\n"},
+      {{"slice", "--", "--at", "", "-x"}, "trisect slice: argument 5 is empty\n"},
   };
   for (const Case& c : cases) {
     INFO(joined(c.arguments));
