@@ -26,8 +26,8 @@
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
 
-#include <trisect/bvh/overlap.hpp>
 #include <trisect/geometry/triangle_triangle.hpp>
+#include <trisect/overlap/overlap.hpp>
 
 #ifdef TRISECT_BENCH_HAVE_FCL
 #include "peers/fcl_overlap.hpp"

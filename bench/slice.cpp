@@ -19,7 +19,7 @@
 #include "peers/cgal_slicer.hpp"
 #endif
 
-#include <trisect/bvh/slice.hpp>
+#include <trisect/slice/slice.hpp>
 
 #include <benchmark/benchmark.h>
 

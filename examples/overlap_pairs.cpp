@@ -9,8 +9,8 @@
 #include "example_mesh.hpp"
 
 #include <trisect/bvh/build.hpp>
-#include <trisect/bvh/overlap.hpp>
 #include <trisect/io/load_mesh.hpp>
+#include <trisect/overlap/overlap.hpp>
 
 #include <cstdio>
 #include <exception>

@@ -5,7 +5,7 @@
 //
 // Areas are signed, seen from +z: on a closed mesh with outward-facing triangles, outer
 // boundaries count positive and holes negative, so their sum is the cross-section's area.
-#include <trisect/bvh/slice.hpp>
+#include <trisect/slice/slice.hpp>
 #include "example_mesh.hpp"
 
 #include <trisect/io/load_mesh.hpp>

@@ -12,7 +12,7 @@
 //                   once from the scene (faces in input order).
 #include "scenes.hpp"
 
-#include <trisect/bvh/overlap.hpp>
+#include <trisect/overlap/overlap.hpp>
 
 #include <memory>
 #include <vector>

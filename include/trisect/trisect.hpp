@@ -1,15 +1,21 @@
 #pragma once
 /// \file
-/// Umbrella header: everything in trisect's public API.
+/// Umbrella header: the whole public API, layer by layer (math, geometry, mesh, bvh, slice,
+/// overlap, broadphase, io). Everything but io is in the `trisect::trisect` library; the mesh
+/// files of io (`load_mesh`, `read_file`) need `trisect::io` linked as well.
 
-#include "trisect/bvh/batch.hpp"
-#include "trisect/bvh/build.hpp"
-#include "trisect/bvh/bvh.hpp"
-#include "trisect/bvh/collect.hpp"
-#include "trisect/bvh/overlap.hpp"
-#include "trisect/bvh/query_stats.hpp"
-#include "trisect/bvh/ray_query.hpp"
-#include "trisect/bvh/traverse.hpp"
+#include "trisect/error.hpp"
+
+#include "trisect/math/aabb.hpp"
+#include "trisect/math/exact.hpp"
+#include "trisect/math/plane.hpp"
+#include "trisect/math/ray.hpp"
+#include "trisect/math/sphere.hpp"
+#include "trisect/math/transform.hpp"
+#include "trisect/math/triangle.hpp"
+#include "trisect/math/validate.hpp"
+#include "trisect/math/vec.hpp"
+
 #include "trisect/geometry/aabb_plane.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"
 #include "trisect/geometry/plane_point.hpp"
@@ -20,13 +26,28 @@
 #include "trisect/geometry/sphere_triangle.hpp"
 #include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/geometry/triangle_triangle.hpp"
-#include "trisect/math/aabb.hpp"
-#include "trisect/math/exact.hpp"
-#include "trisect/math/plane.hpp"
-#include "trisect/math/ray.hpp"
-#include "trisect/math/sphere.hpp"
-#include "trisect/math/transform.hpp"
-#include "trisect/math/triangle.hpp"
-#include "trisect/math/validate.hpp"
-#include "trisect/math/vec.hpp"
+
+#include "trisect/mesh/topology.hpp"
 #include "trisect/mesh/triangle_soup.hpp"
+
+#include "trisect/bvh/batch.hpp"
+#include "trisect/bvh/box_query.hpp"
+#include "trisect/bvh/build.hpp"
+#include "trisect/bvh/bvh.hpp"
+#include "trisect/bvh/collect.hpp"
+#include "trisect/bvh/plane_query.hpp"
+#include "trisect/bvh/query_stats.hpp"
+#include "trisect/bvh/ray_query.hpp"
+#include "trisect/bvh/sphere_query.hpp"
+#include "trisect/bvh/traverse.hpp"
+
+#include "trisect/slice/slice.hpp"
+
+#include "trisect/overlap/overlap.hpp"
+
+#include "trisect/broadphase/broadphase.hpp"
+#include "trisect/broadphase/dynamic_aabb_tree.hpp"
+
+#include "trisect/io/load_mesh.hpp"
+#include "trisect/io/mesh.hpp"
+#include "trisect/io/read_file.hpp"

@@ -11,9 +11,9 @@
 #include "trisect/bvh/build.hpp"
 
 #include "box4.hpp"
-#include "checked_soup.hpp"
 #include "finish.hpp"
 #include "huge_pages.hpp"
+#include "mesh/checked_soup.hpp"
 #include "morton_build.hpp"
 #include "tree_pieces.hpp"
 #include "trisect/math/validate.hpp"

@@ -1,9 +1,11 @@
 #include "trisect/bvh/bvh.hpp"
 
+#include "trisect/bvh/plane_query.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -46,16 +48,30 @@ void check_lanes(const WideNode& node, const Visit& visit) {
   if (node.used_mask() != used) broken(wide_name(visit.index) + " has a wrong used mask");
 }
 
+// Child `lane`'s box with each face decoded as fl(o + q s), one rounding: what
+// `PlaneQuery::reach_of` bounds (`child_bounds` may decode an upper face whose product
+// overflows to +inf).
+Aabb rounded_once(const WideNode& node, int lane) {
+  Aabb box;
+  for (int axis = 0; axis < 3; ++axis) {
+    box.min[axis] = std::fma(float(node.faces[2 * axis][lane]), node.step(axis), node.origin[axis]);
+    box.max[axis] =
+        std::fma(float(node.faces[2 * axis + 1][lane]), node.step(axis), node.origin[axis]);
+  }
+  return box;
+}
+
 // Checks used lane `lane` of `node`, reached as `visit`; marks the slots of a leaf in
 // `covered`.
-void check_child(const Bvh& bvh, const WideNode& node, const Visit& visit, int lane,
-                 std::vector<std::uint8_t>& covered) {
+void check_child(const Bvh& bvh, const Aabb& reach, const WideNode& node, const Visit& visit,
+                 int lane, std::vector<std::uint8_t>& covered) {
   const std::string child = wide_name(visit.index) + " child " + std::to_string(lane);
   const std::uint32_t begin = node.first[lane], end = node.child_end(lane, visit.end);
   const Aabb box = node.child_bounds(lane);
   if (!(begin < end && end <= visit.end)) broken(child + " has a bad slot range");
   if (box.is_empty()) broken(child + " has empty bounds");
-  if (!bvh.reach.contains(box)) broken(child + " bounds are outside the reach");
+  if (!reach.contains(rounded_once(node, lane)))
+    broken(child + " bounds are outside the plane query's reach");
   if (node.child[lane] != WideNode::leaf) return;
   for (std::uint32_t slot = begin; slot < end; ++slot) {
     if (covered[slot]) broken(slot_name(slot) + " is in two leaves");
@@ -73,11 +89,11 @@ void check_child(const Bvh& bvh, const WideNode& node, const Visit& visit, int l
 
 // Checks the wide nodes: each node's used lanes come first and split its slot range
 // [begin, end) into non-empty consecutive ranges (so the leaves tile [0, size) exactly once),
-// every decoded child box holds the triangles below it and lies in the reach, and every wide
-// node is reached exactly once, no deeper than max_bvh_depth.
+// every decoded child box holds the triangles below it and lies in the plane query's reach,
+// and every wide node is reached exactly once, no deeper than max_bvh_depth.
 void check_wide(const Bvh& bvh) {
   if (bvh.bounds().is_empty()) broken("the root box is empty");
-  if (!bvh.reach.contains(bvh.bounds())) broken("the reach does not hold the root box");
+  const Aabb reach = PlaneQuery::reach_of(bvh);
   std::vector<std::uint8_t> reached(bvh.wide.size(), 0), covered(bvh.size(), 0);
   std::vector<Visit> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), bvh.bounds(), 0}};
   while (!stack.empty()) {
@@ -91,7 +107,7 @@ void check_wide(const Bvh& bvh) {
     check_lanes(node, visit);
     for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
       const int lane = std::countr_zero(used);
-      check_child(bvh, node, visit, lane, covered);
+      check_child(bvh, reach, node, visit, lane, covered);
       if (node.child[lane] != WideNode::leaf)
         stack.push_back({node.child[lane], node.first[lane], node.child_end(lane, visit.end),
                          visit.box.intersected(node.child_bounds(lane)), visit.depth + 1});

@@ -251,7 +251,6 @@ Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order, const Tr
   bvh.triangles = LeafTriangles::of(soup, leaf_order, leaf_ranges(bvh.wide, slot_count));
   bvh.ids = std::move(leaf_order);
   bvh.root_bounds = nodes[0].bounds;
-  bvh.reach = reach_of(bvh.wide, bvh.root_bounds);
   return bvh;
 }
 

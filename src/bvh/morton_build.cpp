@@ -9,9 +9,9 @@
 // every split and box, does not depend on the thread count.
 #include "morton_build.hpp"
 
-#include "checked_soup.hpp"
 #include "finish.hpp"
 #include "huge_pages.hpp"
+#include "mesh/checked_soup.hpp"
 #include "tree_pieces.hpp"
 
 #include <tbb/blocked_range.h>

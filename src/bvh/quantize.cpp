@@ -1,8 +1,5 @@
 #include "quantize.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_reduce.h>
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -94,18 +91,6 @@ void quantize_children(WideNode& node, const Aabb* boxes, int count) {
           static_cast<std::uint8_t>(used ? upper_face(boxes[i].max[axis], step, low) : 0);
     }
   }
-}
-
-Aabb reach_of(const std::vector<WideNode>& wide, const Aabb& root_bounds) {
-  return tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, wide.size(), 1024), root_bounds,
-      [&](const tbb::blocked_range<std::size_t>& range, Aabb reach) {
-        for (std::size_t index = range.begin(); index != range.end(); ++index)
-          for (unsigned used = wide[index].used_mask(); used != 0; used &= used - 1)
-            reach = reach.merged(wide[index].child_bounds(std::countr_zero(used)));
-        return reach;
-      },
-      [](const Aabb& a, const Aabb& b) { return a.merged(b); });
 }
 
 }  // namespace trisect::detail

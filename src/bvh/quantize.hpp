@@ -3,8 +3,6 @@
 
 #include "trisect/bvh/wide_node.hpp"
 
-#include <vector>
-
 namespace trisect::detail {
 
 /// Sets `node`'s origin, exponents, faces and used mask from the child boxes
@@ -14,9 +12,5 @@ namespace trisect::detail {
 /// outside, checked on the decoded value, so that every decoded box contains its given box
 /// however the decode is evaluated (see WideNode). Unused lanes get faces 0.
 void quantize_children(WideNode& node, const Aabb* boxes, int count);
-
-/// `root_bounds` grown to hold every used child box of `wide` as `WideNode::child_bounds`
-/// decodes it (`Bvh::reach`). Runs in parallel on the calling task arena.
-[[nodiscard]] Aabb reach_of(const std::vector<WideNode>& wide, const Aabb& root_bounds);
 
 }  // namespace trisect::detail

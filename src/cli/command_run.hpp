@@ -4,10 +4,8 @@
 
 #include "errors.hpp"
 
-#include <trisect/cli/query_file.hpp>
 #include <trisect/cli/run.hpp>
-#include <trisect/io/load_mesh.hpp>
-#include <trisect/io/read_file.hpp>
+#include <trisect/error.hpp>
 #include <trisect/math/validate.hpp>
 
 #include <new>
@@ -38,16 +36,10 @@ class CommandRun {
     } catch (const WriteError& error) {
       if (!error.is_closed_pipe()) report(error.what());
       return exit_write_failed;
-    } catch (const UsageError& error) {
-      report(error.what());
-    } catch (const MeshError& error) {
-      report(error.what());
-    } catch (const FileError& error) {
-      report(error.what());
-    } catch (const QueryFileError& error) {
-      report(error.what());
-    } catch (const InvalidInput& error) {
+    } catch (const InvalidInput& error) {  // a value: blamed on the file being processed
       report(processing_ + ": " + error.what());
+    } catch (const Error& error) {  // UsageError, MeshError, FileError, QueryFileError
+      report(error.what());
     } catch (const std::bad_alloc&) {
       report(processing_ + ": out of memory");
     } catch (const std::length_error&) {  // a container asked for more than it can hold

@@ -6,11 +6,11 @@
 #include "subcommands.hpp"
 
 #include <trisect/bvh/build.hpp>
-#include <trisect/bvh/overlap.hpp>
 #include <trisect/cli/run.hpp>
 #include <trisect/io/load_mesh.hpp>
 #include <trisect/io/text_token.hpp>
 #include <trisect/math/validate.hpp>
+#include <trisect/overlap/overlap.hpp>
 
 #include <CLI/CLI.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // How `trisect slice` writes sections: text, JSON (nlohmann-json) and an SVG picture.
 
-#include <trisect/bvh/slice.hpp>
+#include <trisect/slice/slice.hpp>
 
 #include <iosfwd>
 #include <span>

@@ -6,11 +6,11 @@
 #include "section_output.hpp"
 #include "subcommands.hpp"
 
-#include <trisect/bvh/slice.hpp>
 #include <trisect/cli/run.hpp>
 #include <trisect/io/load_mesh.hpp>
 #include <trisect/io/text_token.hpp>
 #include <trisect/math/validate.hpp>
+#include <trisect/slice/slice.hpp>
 
 #include <CLI/CLI.hpp>
 

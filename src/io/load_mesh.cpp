@@ -25,7 +25,7 @@ MeshFormat detect_format(std::string_view content, const std::filesystem::path& 
       (content[3] == '\n' || content[3] == '\r'))
     return MeshFormat::ply;
   const std::string extension = lowercase_extension(path);
-  if (extension == ".stl" || io_detail::is_binary_stl(content)) return MeshFormat::stl;
+  if (extension == ".stl" || detail::is_binary_stl(content)) return MeshFormat::stl;
   const std::size_t start = content.find_first_not_of(" \t\r\n");
   if (start != std::string_view::npos && content.substr(start, 5) == "solid" &&
       (content.find("facet") != std::string_view::npos ||
@@ -40,13 +40,13 @@ MeshFormat detect_format(std::string_view content, const std::filesystem::path& 
 Mesh parse_mesh(std::string_view content, MeshFormat format, const std::string& name) {
   switch (format) {
     case MeshFormat::ply:
-      return io_detail::read_ply(content, name);
+      return detail::read_ply(content, name);
     case MeshFormat::stl:
-      return io_detail::read_stl(content, name);
+      return detail::read_stl(content, name);
     case MeshFormat::obj:
       break;
   }
-  return io_detail::read_obj(content, name);
+  return detail::read_obj(content, name);
 }
 
 Mesh load_mesh(const std::filesystem::path& path) {

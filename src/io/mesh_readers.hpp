@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace trisect::io_detail {
+namespace trisect::detail {
 
 /// Wavefront OBJ (see obj_reader.cpp).
 Mesh read_obj(std::string_view content, const std::string& name);
@@ -17,4 +17,4 @@ Mesh read_stl(std::string_view content, const std::string& name);
 /// True when `content` has exactly the size a binary STL with its declared facet count has.
 bool is_binary_stl(std::string_view content);
 
-}  // namespace trisect::io_detail
+}  // namespace trisect::detail

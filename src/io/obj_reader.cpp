@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-namespace trisect::io_detail {
+namespace trisect::detail {
 namespace {
 
 // Every statement of the OBJ specification (Wavefront, "Object Files (.obj)", version 3.0,
@@ -150,4 +150,4 @@ Mesh read_obj(std::string_view content, const std::string& name) {
   return ObjReader(name).read(content);
 }
 
-}  // namespace trisect::io_detail
+}  // namespace trisect::detail

@@ -13,7 +13,7 @@
 #include <limits>
 #include <vector>
 
-namespace trisect::io_detail {
+namespace trisect::detail {
 namespace {
 
 enum class Encoding { ascii, little_endian, big_endian };
@@ -466,4 +466,4 @@ Mesh read_ply(std::string_view content, const std::string& name) {
   return PlyReader(content, name).read();
 }
 
-}  // namespace trisect::io_detail
+}  // namespace trisect::detail

@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-namespace trisect::io_detail {
+namespace trisect::detail {
 namespace {
 
 constexpr std::size_t header_bytes = 84, facet_bytes = 50;
@@ -138,4 +138,4 @@ Mesh read_stl(std::string_view content, const std::string& name) {
   return AsciiReader(content, name).read();
 }
 
-}  // namespace trisect::io_detail
+}  // namespace trisect::detail

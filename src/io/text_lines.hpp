@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace trisect::io_detail {
+namespace trisect::detail {
 
 /// A whole-token signed integer, or nothing.
 inline std::optional<std::int64_t> parse_integer(std::string_view token) {
@@ -64,4 +64,4 @@ inline std::string describe(float value) {
   return buffer;
 }
 
-}  // namespace trisect::io_detail
+}  // namespace trisect::detail

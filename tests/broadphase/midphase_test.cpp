@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 TEST_CASE("Mid-phase of broadphase bodies equals brute force over the mesh", "[broadphase]") {
   const Scene scene = random_soup(3000, 4);
@@ -46,4 +46,4 @@ TEST_CASE("Mid-phase of broadphase bodies equals brute force over the mesh", "[b
   CHECK(total > 0);
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -9,7 +9,7 @@
 
 #include <catch2/catch.hpp>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 TEST_CASE("batch queries answer each query as the single-query functions do", "[bvh]") {
@@ -43,4 +43,4 @@ TEST_CASE("batch queries answer each query as the single-query functions do", "[
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -14,7 +14,7 @@
 #include <limits>
 #include <random>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 TEST_CASE("box queries equal brute force on every scene", "[bvh]") {
@@ -103,4 +103,4 @@ TEST_CASE("infinite box bounds and an infinite radius answer as half-spaces and 
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -18,7 +18,7 @@
 #include <limits>
 #include <string>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 bool same_nodes(const Bvh& a, const Bvh& b) {
@@ -131,8 +131,10 @@ TEST_CASE("validate names a corrupted node", "[bvh]") {
   bad.wide.pop_back();
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
   bad = good;
-  bad.root_bounds.max.x = bad.root_bounds.min.x;  // the root's box no longer holds triangles
-  CHECK_THROWS_WITH(validate(bad), Catch::Contains("outside the root box"));
+  // The root's box no longer holds the triangles, nor the decoded child boxes: the plane
+  // query's reach, taken from it, is the first thing found broken.
+  bad.root_bounds.max.x = bad.root_bounds.min.x;
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("bounds are outside the plane query's reach"));
   bad = good;
   bad.wide[0].child[1] = WideNode::unused;  // an unused lane before used ones
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("unused lane"));
@@ -240,4 +242,4 @@ TEST_CASE("the builder weighs a leaf by the intersection cost of its triangles",
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 using detail::BinaryNode;
@@ -189,4 +189,4 @@ TEST_CASE("the collapse gives the least SAH cost of any wide tree cut from the b
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

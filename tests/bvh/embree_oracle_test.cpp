@@ -7,12 +7,12 @@
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
-#include <trisect/bvh/overlap.hpp>
 #include <trisect/bvh/ray_query.hpp>
 #include <trisect/geometry/aabb_triangle.hpp>
 #include <trisect/geometry/self_overlap.hpp>
 #include <trisect/geometry/sphere_triangle.hpp>
 #include <trisect/geometry/triangle_triangle.hpp>
+#include <trisect/overlap/overlap.hpp>
 
 #include "embree_peer/embree_peer.hpp"
 
@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 RTCDevice device() {
@@ -288,4 +288,4 @@ TEST_CASE("self intersections are Embree's rtcCollide candidates that the exact 
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

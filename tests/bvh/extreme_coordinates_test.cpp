@@ -9,10 +9,10 @@
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
-#include <trisect/bvh/overlap.hpp>
 #include <trisect/bvh/ray_kernels.hpp>
 #include <trisect/geometry/ray_triangle.hpp>
 #include <trisect/geometry/triangle_triangle.hpp>
+#include <trisect/overlap/overlap.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -23,7 +23,7 @@
 #include <optional>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 template <class Shape>
@@ -207,4 +207,4 @@ TEST_CASE("queries over soups spanning the float range equal the exact oracle", 
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -7,9 +7,9 @@
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
-#include <trisect/bvh/overlap.hpp>
 #include <trisect/bvh/ray_query.hpp>
 #include <trisect/math/validate.hpp>
+#include <trisect/overlap/overlap.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -18,7 +18,7 @@
 #include <random>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 constexpr float largest = std::numeric_limits<float>::max();
@@ -215,4 +215,4 @@ TEST_CASE("trees over soups at ±FLT_MAX and subnormals are valid and answer exa
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

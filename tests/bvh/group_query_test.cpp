@@ -13,7 +13,7 @@
 #include <limits>
 #include <random>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 // Up to four triangles, structure-of-arrays as a leaf stores them, NaN after them.
@@ -113,4 +113,4 @@ TEST_CASE("sphere queries test a leaf group as they test each triangle", "[bvh][
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

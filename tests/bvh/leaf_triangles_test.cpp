@@ -12,7 +12,7 @@
 #include <random>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 // Positions of `count` distinct triangles (every coordinate tells its triangle and place).
@@ -103,4 +103,4 @@ TEST_CASE("a built BVH groups its triangles by its own leaves", "[bvh][leaf_tria
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

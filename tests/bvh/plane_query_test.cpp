@@ -17,7 +17,7 @@
 #include <limits>
 #include <optional>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 // `plane` times the power of two that brings its magnitude over the BVH's bounds
@@ -123,4 +123,4 @@ TEST_CASE("plane node tests keep every child whose decoded box the plane touches
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

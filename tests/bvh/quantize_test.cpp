@@ -18,7 +18,7 @@
 #include <random>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 constexpr float largest = std::numeric_limits<float>::max();
@@ -154,4 +154,4 @@ TEST_CASE("quantised child boxes hold their boxes, tightly, on the smallest grid
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -18,7 +18,7 @@
 #include <sstream>
 #include <string>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 constexpr float infinity = std::numeric_limits<float>::infinity();
@@ -157,4 +157,4 @@ TEST_CASE("tiny and huge directions hit where exact arithmetic says", "[ray][exa
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

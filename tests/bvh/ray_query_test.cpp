@@ -15,7 +15,7 @@
 #include <cmath>
 #include <limits>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 // Every ray of `rays` on `scene` with each kernel: closest_hit and any_hit against the exact
@@ -146,4 +146,4 @@ TEST_CASE("rays with NaN, infinite or zero parts are rejected naming the part", 
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 TEST_CASE("sort_ids sorts like std::sort for every size and id bound", "[bvh][sort]") {
@@ -36,4 +36,4 @@ TEST_CASE("sort_ids sorts like std::sort for every size and id bound", "[bvh][so
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -9,7 +9,7 @@
 
 #include <catch2/catch.hpp>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 TEST_CASE("sphere queries equal brute force on every scene", "[bvh]") {
@@ -48,4 +48,4 @@ TEST_CASE("balls and boxes where float squares underflow equal brute force", "[b
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 static_assert(sizeof(WideNode) == 128 && sizeof(Triangle) == 36 && sizeof(TriangleId) == 4);
@@ -70,4 +70,4 @@ TEST_CASE("statistics of an empty bvh are zero", "[bvh][statistics]") {
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <bit>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 // A box query seen only through the scalar TriangleQuery tests, so that the traversal takes
@@ -68,4 +68,4 @@ TEST_CASE("wide nodes collapse the binary tree: 2 to 8 children", "[bvh]") {
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

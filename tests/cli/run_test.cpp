@@ -1,15 +1,27 @@
 // The command line of `trisect` (src/cli/run.cpp): generated help per subcommand, usage errors
 // named, exit status 2 and nothing on stdout for them.
+#include <trisect/cli/query_file.hpp>
 #include <trisect/cli/run.hpp>
+#include <trisect/io/load_mesh.hpp>
+#include <trisect/io/read_file.hpp>
+#include <trisect/math/validate.hpp>
 
+#include "cli/errors.hpp"
 #include "support/run_command.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <type_traits>
 
 namespace trisect::cli {
 namespace {
 
 using testing::CommandRun;
+
+// One family: the command maps every trisect::Error it does not name to exit status 2.
+static_assert(std::is_base_of_v<Error, UsageError> && std::is_base_of_v<Error, WriteError> &&
+              std::is_base_of_v<Error, QueryFileError> && std::is_base_of_v<Error, MeshError> &&
+              std::is_base_of_v<Error, FileError> && std::is_base_of_v<Error, InvalidInput>);
 
 TEST_CASE("help is generated for the command and for each subcommand", "[cli]") {
   struct Help {

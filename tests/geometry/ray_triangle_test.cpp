@@ -13,7 +13,7 @@
 #include <limits>
 #include <random>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 constexpr float infinity = std::numeric_limits<float>::infinity();
@@ -183,4 +183,4 @@ TEST_CASE("four triangles at a time through possible_hits answer as intersect do
 }
 
 }  // namespace
-}  // namespace trisect::test
+}  // namespace trisect::testing

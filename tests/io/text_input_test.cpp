@@ -41,7 +41,8 @@ TEST_CASE("a byte is binary when it is a control character other than tab to CR,
     CHECK(is_binary_byte(static_cast<unsigned char>(byte)) == binary);
     // In an OBJ comment: first and last in the first 256-byte block, which find_binary_byte
     // tests at once, and in the bytes after it, which it tests one by one.
-    for (const std::size_t at : {2, 255, 256, 298}) {
+    for (const std::size_t at :
+         {std::size_t{2}, std::size_t{255}, std::size_t{256}, std::size_t{298}}) {
       std::string comment = "# " + std::string(297, 'c') + "\n";
       comment[at] = static_cast<char>(byte);
       if (byte == '\n') continue;  // ends the comment: the rest is an unknown statement

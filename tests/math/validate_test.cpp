@@ -6,8 +6,10 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 using trisect::Aabb;
+using trisect::Error;
 using trisect::InvalidInput;
 using trisect::Plane;
 using trisect::Ray;
@@ -37,8 +39,16 @@ void require_rejected(const Check& check, const std::string& what, const std::st
 
 }  // namespace
 
-TEST_CASE("InvalidInput is an invalid_argument", "[math][validate]") {
-  CHECK_THROWS_AS(validate(Plane{{0, 0, 0}, 1}), std::invalid_argument);
+TEST_CASE("InvalidInput is a trisect::Error, caught as std::exception", "[math][validate]") {
+  static_assert(std::is_base_of_v<std::runtime_error, Error>);
+  CHECK_THROWS_AS(validate(Plane{{0, 0, 0}, 1}), Error);
+  bool caught = false;
+  try {
+    validate(Plane{{0, 0, 0}, 1});
+  } catch (const std::exception& error) {
+    caught = std::string(error.what()).find("plane") != std::string::npos;
+  }
+  CHECK(caught);
 }
 
 TEST_CASE("validate(Plane)", "[math][validate]") {

@@ -12,7 +12,7 @@
 
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 /// The ids of every triangle of `scene` that touches `shape` (a box, plane or ball), ascending.
 template <class Shape>
@@ -23,4 +23,4 @@ template <class Shape>
   return ids;
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <random>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 /// Picks wide nodes of a non-empty BVH, and used lanes of a node, uniformly.
 class NodePicker {
@@ -36,4 +36,4 @@ class NodePicker {
   std::uniform_int_distribution<std::size_t> pick_node_;
 };
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

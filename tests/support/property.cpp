@@ -60,12 +60,10 @@ void require_both_answers(const PropertyResult& result) {
   }
 }
 
-namespace detail {
 double seconds_since_start() {
   using clock = std::chrono::steady_clock;
   static const clock::time_point start = clock::now();
   return std::chrono::duration<double>(clock::now() - start).count();
 }
-}  // namespace detail
 
 }  // namespace trisect::testing

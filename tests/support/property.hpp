@@ -54,16 +54,15 @@ void require_agreement(const char* predicate, const PropertyResult& result);
 /// are common (at least 5% each): the cases are neither trivially touching nor trivially apart.
 void require_both_answers(const PropertyResult& result);
 
-namespace detail {
+/// Seconds since the first call (a steady clock), for `PropertyResult::seconds`.
 double seconds_since_start();
-}  // namespace detail
 
 template <class Make, class Library, class Oracle, class Describe>
 PropertyResult compare_with_oracle(std::uint64_t seed, const Make& make, const Library& library,
                                    const Oracle& oracle, const Describe& describe_input) {
   PropertyResult result;
   CaseGenerator generator(seed);
-  const double start = detail::seconds_since_start();
+  const double start = seconds_since_start();
   const std::uint64_t count = property_case_count();
   for (std::uint64_t k = 0; k < count; ++k) {
     const Regime regime = all_regimes[k % all_regimes.size()];
@@ -83,7 +82,7 @@ PropertyResult compare_with_oracle(std::uint64_t seed, const Make& make, const L
           std::string(regime_name(regime)) + ": " + describe_input(input) + ": library " +
           std::to_string(got) + ", exact " + std::to_string(expected));
   }
-  result.seconds = detail::seconds_since_start() - start;
+  result.seconds = seconds_since_start() - start;
   return result;
 }
 

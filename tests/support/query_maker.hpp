@@ -13,7 +13,7 @@
 
 #include <random>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 /// Query shapes drawn from a scene: boxes and spheres around (and with faces through) its
 /// vertices, planes through its vertices with small-integer and random normals.
@@ -81,4 +81,4 @@ inline float scene_size(const Scene& scene) {
   return glm::length(bounds.max - bounds.min);
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 /// |value - exact| <= tolerance·|exact| (so exactly 0 when exact is 0).
@@ -55,4 +55,4 @@ void check_any_hit(const TriangleSoup& soup, const Ray& ray, bool got) {
   REQUIRE(got == exact);
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -10,7 +10,7 @@
 
 #include <optional>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 /// Relative error the contract allows in a reported t (0 when the exact t is 0).
 inline constexpr double t_tolerance = 1e-6;
@@ -29,4 +29,4 @@ void check_closest_hit(const TriangleSoup& soup, const Ray& ray,
 /// The same for any_hit: `got` is true exactly when the oracle finds a hit.
 void check_any_hit(const TriangleSoup& soup, const Ray& ray, bool got);
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 /// The portable kernel always, the AVX2 one where the processor has it (a warning otherwise).
 inline std::vector<detail::RayKernel> ray_kernels() {
@@ -20,4 +20,4 @@ inline std::vector<detail::RayKernel> ray_kernels() {
   return kernels;
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace trisect::test {
+namespace trisect::testing {
 
 using scenes::lattice;
 using scenes::lattice_soup;
@@ -49,4 +49,4 @@ inline std::vector<Scene> all_scenes() {
   return scenes;
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -25,10 +25,6 @@ struct Bvh {
   LeafTriangles triangles;           ///< Triangles in slot order, grouped by leaf.
   std::vector<TriangleId> ids;       ///< Input id of the triangle in each slot.
   Aabb root_bounds = Aabb::empty();  ///< Box of all triangles: the root's own box.
-  /// Holds `root_bounds` and every used child box as `WideNode::child_bounds` decodes it
-  /// (decoded boxes stick out of their parents' by up to a grid step); the plane query bounds
-  /// its float rounding over it.
-  Aabb reach = Aabb::empty();
 
   /// True when the BVH holds no triangle.
   [[nodiscard]] bool empty() const noexcept { return wide.empty(); }
@@ -71,10 +67,10 @@ struct BvhStatistics {
 /// wide node out of range, reached twice, unreachable or deeper than `max_bvh_depth`, a grid
 /// exponent out of range, a used child whose slot range is empty, out of order or outside its
 /// parent's, a used mask that does not match the used lanes, an unused lane that is not at the
-/// end of the node's range or has non-zero faces, a decoded child box that is empty or not
-/// inside `reach`, a triangle not inside the root's box or the decoded box of each wide node
-/// child above it, a leaf whose slots `LeafTriangles::leaf_of` does not place in it, or an id
-/// out of range or used twice. The children's slot ranges tile their
+/// end of the node's range or has non-zero faces, a decoded child box that is empty or (decoded
+/// with one rounding) not inside `PlaneQuery::reach_of(bvh)`, a triangle not inside the root's box
+/// or the decoded box of each wide node child above it, a leaf whose slots `LeafTriangles::leaf_of`
+/// does not place in it, or an id out of range or used twice. The children's slot ranges tile their
 /// parent's, so every slot lies in exactly one leaf. When `soup` is given, also that every slot
 /// holds exactly the input triangle its id names.
 void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);

@@ -52,8 +52,26 @@ struct PlaneQuery {
   /// Error bound of the float child tests, or +inf when they must not be used.
   float node_error_bound = std::numeric_limits<float>::infinity();
 
+  /// A box holding `bvh.bounds()` and every child box of its wide nodes with each face
+  /// decoded as fl(o + q s), one rounding (the faces the node tests' bound is taken over): the
+  /// bounds with each upper face raised by the root node's grid step, in float. A decoded lower
+  /// face is at least its node's origin o, the lowest of its children's faces, so at least the
+  /// bounds' lower face. The builder takes an upper face q with o + q s < h + s, h the child's
+  /// face (it searches up from an estimate below (h - o) / s and stops at the first face that
+  /// reaches h), so fl(o + q s) <= fl(h + s) <= fl(bounds.max + s). And every node's step s is
+  /// at most the root's on each axis: the root's grid spans a range holding the node's, so its
+  /// step also reaches the node's highest face, and the builder takes the smallest step that
+  /// does at or above a start that grows with the extent. O(1): each query computes it, the
+  /// tree stores nothing for it. `validate(bvh)` checks that it holds every decoded child box.
+  [[nodiscard]] static Aabb reach_of(const Bvh& bvh) noexcept {
+    Aabb reach = bvh.bounds();
+    if (bvh.empty()) return reach;
+    for (int axis = 0; axis < 3; ++axis) reach.max[axis] += bvh.wide[0].step(axis);
+    return reach;
+  }
+
   /// The query for `plane` over triangles inside `region` (the BVH's bounds) whose node boxes
-  /// lie inside `reach` (`Bvh::reach`, which holds `region`).
+  /// lie inside `reach` (`reach_of(bvh)`, which holds `region`).
   [[nodiscard]] static PlaneQuery within(const Plane& plane, const Aabb& region,
                                          const Aabb& reach) {
     if (region.is_empty()) return {plane, region, 0.0};
@@ -200,7 +218,7 @@ struct PlaneQuery {
 /// normal.
 [[nodiscard]] inline PlaneQuery make_query(const Bvh& bvh, const Plane& plane) {
   validate(plane, "plane query");
-  return PlaneQuery::within(plane, bvh.bounds(), bvh.reach);
+  return PlaneQuery::within(plane, bvh.bounds(), PlaneQuery::reach_of(bvh));
 }
 
 }  // namespace trisect

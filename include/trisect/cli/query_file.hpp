@@ -2,12 +2,12 @@
 // The query file of `trisect query`: one query per line (see DESIGN.md, the `trisect query`
 // contract, and `trisect query --help`).
 
+#include <trisect/error.hpp>
 #include <trisect/math/aabb.hpp>
 #include <trisect/math/plane.hpp>
 #include <trisect/math/ray.hpp>
 #include <trisect/math/sphere.hpp>
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -19,9 +19,9 @@ namespace trisect::cli {
 using Query = std::variant<Aabb, Plane, Sphere, Ray>;
 
 /// A malformed query file; what() is "<file>:<line>: <problem>".
-class QueryFileError : public std::runtime_error {
+class QueryFileError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Parses a whole query file, which must be text (`is_binary_byte`: a binary byte anywhere is

@@ -2,11 +2,11 @@
 /// \file
 /// Loading OBJ, PLY and STL files into a `Mesh`.
 
+#include "trisect/error.hpp"
 #include "trisect/io/mesh.hpp"
 
 #include <cstddef>
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -16,9 +16,9 @@ namespace trisect {
 /// text data, "<path>: byte <offset>: <problem>" for binary data, or "<path>: <problem>". A
 /// binary byte where text is expected is "<path>:<line>: byte <offset> (0x<hex>) is binary,
 /// not text; text holds no bytes 0x00-0x08, 0x0E-0x1F or 0x7F" (`binary_data_problem`).
-class MeshError : public std::runtime_error {
+class MeshError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// The mesh file formats trisect reads.

@@ -2,16 +2,17 @@
 /// \file
 /// Reading a whole input file, refusing what is not a regular file.
 
+#include "trisect/error.hpp"
+
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 
 namespace trisect {
 
 /// A file that cannot be read whole; what() is "<path>: <problem>".
-class FileError : public std::runtime_error {
+class FileError : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// The whole content of the file at `path`, which must be a regular file (or a link to one):

@@ -2,22 +2,22 @@
 /// \file
 /// Checks of input values where they enter the library; the predicates assume valid input.
 
+#include "trisect/error.hpp"
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/plane.hpp"
 #include "trisect/math/ray.hpp"
 #include "trisect/math/sphere.hpp"
 #include "trisect/math/triangle.hpp"
 
-#include <stdexcept>
 #include <string>
 
 namespace trisect {
 
 /// Thrown when an input value cannot be answered: NaN or infinite coordinates, a zero plane
 /// normal or ray direction, a negative radius, an inverted box. `what()` names the value.
-class InvalidInput : public std::invalid_argument {
+class InvalidInput : public Error {
  public:
-  using std::invalid_argument::invalid_argument;
+  using Error::Error;
 };
 
 /// Throws `InvalidInput` unless the plane has finite components and a non-zero normal.

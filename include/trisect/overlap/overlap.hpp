@@ -36,7 +36,7 @@ struct OverlapOptions {
 };
 
 namespace detail {
-/// Type-erased visitor of the traversal in src/bvh/overlap.cpp.
+/// Type-erased visitor of the traversal in src/overlap/overlap.cpp.
 using PairCallback = bool (*)(void* context, TriangleId a, TriangleId b);
 bool visit_intersecting_pairs(const Bvh& a, const Bvh& b, const Transform& b_to_a,
                               PairCallback callback, void* context);

@@ -1,15 +1,25 @@
 #pragma once
-// Reading a soup's triangles while checking them as `validate(soup)` does, for the passes that
-// read every triangle anyway (the builders' first pass, the slicer's bucketing): they need no
-// separate validation pass, and call `validate(soup)` only to throw, naming the problem, once
-// they have found one.
+// Where a soup's triangles keep their corners, and reading them while checking them as
+// `validate(soup)` does, for the passes that read every triangle anyway (the builders' first
+// pass, the slicer's bucketing): they need no separate validation pass, and call
+// `validate(soup)` only to throw, naming the problem, once they have found one.
 
-#include "section.hpp"
+#include "trisect/math/vec.hpp"
 #include "trisect/mesh/triangle_soup.hpp"
 
+#include <array>
+#include <cstddef>
 #include <limits>
 
 namespace trisect::detail {
+
+/// The position slots of triangle `id`'s corners: its indices, or 3 id .. 3 id + 2 for a plain
+/// soup.
+[[nodiscard]] inline std::array<std::size_t, 3> vertex_slots(const TriangleSoup& soup,
+                                                             std::size_t id) noexcept {
+  if (soup.indices.empty()) return {3 * id, 3 * id + 1, 3 * id + 2};
+  return {soup.indices[3 * id], soup.indices[3 * id + 1], soup.indices[3 * id + 2]};
+}
 
 /// True when the soup's array lengths pass `validate(soup)`: a multiple of 3, and fewer
 /// triangles than the largest id.

@@ -1,9 +1,9 @@
 // Mesh against mesh and self-intersections: a simultaneous descent of two 8-wide BVHs.
 // Compiled with -ffp-contract=off: the transform's rounding rule forbids fused multiply-adds,
 // and the outward rounding of mapped boxes relies on every operation rounding once.
-#include "trisect/bvh/overlap.hpp"
+#include "trisect/overlap/overlap.hpp"
 
-#include "../math/transform_rows.hpp"
+#include "math/transform_rows.hpp"
 #include "trisect/bvh/box_query.hpp"
 #include "trisect/bvh/build.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"

@@ -3,11 +3,11 @@
 #include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
-#include <trisect/bvh/overlap.hpp>
 #include <trisect/geometry/self_overlap.hpp>
 #include <trisect/geometry/triangle_triangle.hpp>
 #include <trisect/io/load_mesh.hpp>
 #include <trisect/math/validate.hpp>
+#include <trisect/overlap/overlap.hpp>
 
 #include <catch2/catch.hpp>
 #include <glm/geometric.hpp>
@@ -17,7 +17,7 @@
 #include <limits>
 #include <map>
 
-namespace trisect::test {
+namespace trisect::testing {
 namespace {
 
 /// Each coordinate of R·x + T in double as the contract orders it, ((R_r0·x + R_r1·y) +
@@ -282,4 +282,4 @@ TEST_CASE(
   }
 }
 
-}  // namespace trisect::test
+}  // namespace trisect::testing

@@ -1,7 +1,8 @@
 #pragma once
 // One plane's section from its candidate triangles: exact segments, chained into contours.
 
-#include "trisect/bvh/slice.hpp"
+#include "mesh/checked_soup.hpp"
+#include "trisect/slice/slice.hpp"
 
 #include <algorithm>
 #include <array>
@@ -37,14 +38,6 @@ inline constexpr std::uint32_t unjoined = 0xFFFFFFFFu;
 
 // The axis (0, 1, 2) of a normal with exactly one non-zero component, or -1.
 [[nodiscard]] int single_axis(const Vec3& normal) noexcept;
-
-// The position slots of triangle `id`'s corners: its indices, or 3 id .. 3 id + 2 for a plain
-// soup.
-[[nodiscard]] inline std::array<std::size_t, 3> vertex_slots(const TriangleSoup& soup,
-                                                             std::size_t id) noexcept {
-  if (soup.indices.empty()) return {3 * id, 3 * id + 1, 3 * id + 2};
-  return {soup.indices[3 * id], soup.indices[3 * id + 1], soup.indices[3 * id + 2]};
-}
 
 // Asks the cache for entry `slot` of `array` (one per position slot) for each corner of
 // triangle `id` (of an indexed soup: reads its indices, which should be cached by then; an

@@ -3,8 +3,8 @@
 // non-manifold meshes, planes through vertices and flat faces, thread counts, the BVH path.
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
-#include <trisect/bvh/slice.hpp>
 #include <trisect/math/validate.hpp>
+#include <trisect/slice/slice.hpp>
 
 #include "support/property.hpp"
 #include "support/scenes.hpp"
@@ -287,7 +287,7 @@ TEST_CASE("slice: open, non-manifold and flipped meshes") {
 TEST_CASE("slice: lattice soups with planes through vertices agree with the exact oracle") {
   std::mt19937_64 random(11);
   for (int round = 0; round < 40; ++round) {
-    const test::Scene scene = test::lattice_soup(150, 100 + std::uint64_t(round));
+    const testing::Scene scene = testing::lattice_soup(150, 100 + std::uint64_t(round));
     std::uniform_int_distribution<int> small(-2, 2), offset(-8, 8);
     Vec3 normal(float(small(random)), float(small(random)), float(small(random)));
     if (normal == Vec3(0.0f)) normal.z = 1;
@@ -299,10 +299,11 @@ TEST_CASE("slice: lattice soups with planes through vertices agree with the exac
 }
 
 TEST_CASE("slice: edges nearly parallel to the plane, far from the origin and tiny") {
-  for (const test::Scene& scene :
-       {test::transformed(test::noisy_sphere(24, 48, 3), 1.0f, Vec3(1e6f, -1e6f, 3e5f), "far"),
-        test::transformed(test::noisy_sphere(24, 48, 4), 1e-6f, Vec3(0), "tiny"),
-        test::needles(300, 5)}) {
+  for (const testing::Scene& scene :
+       {testing::transformed(testing::noisy_sphere(24, 48, 3), 1.0f, Vec3(1e6f, -1e6f, 3e5f),
+                             "far"),
+        testing::transformed(testing::noisy_sphere(24, 48, 4), 1e-6f, Vec3(0), "tiny"),
+        testing::needles(300, 5)}) {
     const Vec3 normal(1e-4f, 2e-4f, 1.0f);
     const std::vector<float> offsets = layer_offsets(extent_along(scene.soup(), normal), 7);
     const std::vector<Section> sections = slice(scene.soup(), normal, offsets);
@@ -317,7 +318,7 @@ TEST_CASE("slice: edges nearly parallel to the plane, far from the origin and ti
 }
 
 TEST_CASE("slice: identical for any thread count and through the BVH") {
-  const test::Scene scene = test::noisy_sphere(60, 120, 9);
+  const testing::Scene scene = testing::noisy_sphere(60, 120, 9);
   const Vec3 normal(0.2f, 1.0f, -0.4f);
   const std::vector<float> offsets = layer_offsets(extent_along(scene.soup(), normal), 25);
   const Bvh bvh = build(scene.soup());
@@ -384,7 +385,7 @@ TEST_CASE("slice through the BVH: vertices on axis planes count as above") {
   }
   std::mt19937_64 random(12);
   for (int round = 0; round < 20; ++round) {
-    const test::Scene scene = test::lattice_soup(150, 200 + std::uint64_t(round));
+    const testing::Scene scene = testing::lattice_soup(150, 200 + std::uint64_t(round));
     Vec3 normal(0.0f);
     normal[round % 3] = round % 2 == 0 ? 1.0f : -0.5f;
     std::uniform_int_distribution<int> offset(-4, 4);
@@ -427,7 +428,7 @@ TEST_CASE("slice through the BVH: vertices within rounding of an oblique plane")
 }
 
 TEST_CASE("slice: one plane's triangles are the BVH plane query's contributing ones") {
-  const test::Scene scene = test::lattice_soup(2000, 21);
+  const testing::Scene scene = testing::lattice_soup(2000, 21);
   const Bvh bvh = build(scene.soup());
   for (float d : {-3.0f, 0.0f, 0.5f, 2.0f}) {
     const Plane plane{Vec3(1, 1, 0), d};
@@ -446,7 +447,7 @@ TEST_CASE("slice: one plane's triangles are the BVH plane query's contributing o
 }
 
 TEST_CASE("slice: closed shared meshes give closed contours, also through vertices") {
-  for (const test::Scene& mesh : test::shared_mesh_scenes()) {
+  for (const testing::Scene& mesh : testing::shared_mesh_scenes()) {
     const bool closed_mesh = mesh.name == "spot" || mesh.name == "cow" || mesh.name == "fandisk";
     for (const Vec3& normal : {Vec3(0, 0, 1), Vec3(0.3f, 0.8f, -0.2f)}) {
       std::vector<float> offsets = layer_offsets(extent_along(mesh.soup(), normal), 16);

@@ -1,7 +1,7 @@
 // SliceOptions::threads is checked (issue 22 item 3: 65537 crashed inside TBB) and the offsets
 // of --layers and --step are computed without overflow (item 6).
-#include <trisect/bvh/slice.hpp>
 #include <trisect/math/validate.hpp>
+#include <trisect/slice/slice.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
-#include "trisect/bvh/slice.hpp"
+#include "trisect/slice/slice.hpp"
 
-#include "checked_soup.hpp"
+#include "mesh/checked_soup.hpp"
 #include "section.hpp"
 #include "trisect/bvh/collect.hpp"
 #include "trisect/math/exact.hpp"
