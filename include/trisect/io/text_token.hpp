@@ -60,8 +60,13 @@ inline constexpr std::string_view text_rule = "text holds no bytes 0x00-0x08, 0x
   const auto line = std::count(file.begin(), file.begin() + std::ptrdiff_t(offset), '\n') + 1;
   constexpr char hex[] = "0123456789ABCDEF";
   const auto byte = static_cast<unsigned char>(file[offset]);
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on ":" + std::string.
   std::string problem(name);
-  problem.append(":" + std::to_string(line) + ": byte " + std::to_string(offset) + " (0x");
+  problem += ':';
+  problem += std::to_string(line);
+  problem += ": byte ";
+  problem += std::to_string(offset);
+  problem += " (0x";
   problem.push_back(hex[byte >> 4]);
   problem.push_back(hex[byte & 0xF]);
   problem.append(") is binary, not text; ");
