@@ -5,7 +5,7 @@
 // the two answers differ (so it runs as a test). Built only when Embree is found.
 //
 //   time_against_embree [MESH | cube] [QUERIES]   default: the shared bunny, else the cube; 2000
-#include "embree_peer/embree_peer.hpp"
+#include "embree_peer.hpp"
 #include "example_mesh.hpp"
 
 #include <trisect/trisect.hpp>

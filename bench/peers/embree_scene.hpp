@@ -8,7 +8,7 @@
 // largest N of all live devices (a tbb::global_control), which also caps trisect's TBB work.
 // So a benchmark that times Embree at N threads holds exactly one device, made for it and
 // released when it ends; the query benchmarks share one threads=1 device for the whole run.
-#include "embree_peer/embree_peer.hpp"
+#include "embree_peer.hpp"
 #include "scenes.hpp"
 
 #include <embree3/rtcore.h>

@@ -1,18 +1,22 @@
 #pragma once
 /// \file
 /// Umbrella header: the whole public API, layer by layer (math, geometry, mesh, bvh, slice,
-/// overlap, broadphase, io). Everything but io is in the `trisect::trisect` library; the mesh
-/// files of io (`load_mesh`, `read_file`) need `trisect::io` linked as well.
+/// overlap, broadphase, io): every installed header but those in detail/ folders, which hold
+/// what inline templates need and are not API (the package test checks that this list is
+/// complete). Everything but io is in the `trisect::trisect` library; the mesh files of io
+/// (`load_mesh`, `read_file`) need `trisect::io` linked as well.
 
 #include "trisect/error.hpp"
 
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/exact.hpp"
+#include "trisect/math/float4.hpp"
 #include "trisect/math/plane.hpp"
 #include "trisect/math/ray.hpp"
 #include "trisect/math/sphere.hpp"
 #include "trisect/math/transform.hpp"
 #include "trisect/math/triangle.hpp"
+#include "trisect/math/triangle_group.hpp"
 #include "trisect/math/validate.hpp"
 #include "trisect/math/vec.hpp"
 
@@ -35,11 +39,14 @@
 #include "trisect/bvh/build.hpp"
 #include "trisect/bvh/bvh.hpp"
 #include "trisect/bvh/collect.hpp"
+#include "trisect/bvh/leaf_triangles.hpp"
 #include "trisect/bvh/plane_query.hpp"
 #include "trisect/bvh/query_stats.hpp"
 #include "trisect/bvh/ray_query.hpp"
 #include "trisect/bvh/sphere_query.hpp"
 #include "trisect/bvh/traverse.hpp"
+#include "trisect/bvh/triangle_query.hpp"
+#include "trisect/bvh/wide_node.hpp"
 
 #include "trisect/slice/slice.hpp"
 
@@ -47,7 +54,9 @@
 
 #include "trisect/broadphase/broadphase.hpp"
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
+#include "trisect/broadphase/traversal_stack.hpp"
 
 #include "trisect/io/load_mesh.hpp"
 #include "trisect/io/mesh.hpp"
 #include "trisect/io/read_file.hpp"
+#include "trisect/io/text_token.hpp"

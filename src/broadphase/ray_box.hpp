@@ -10,7 +10,7 @@
 // ("Ray Tracing Complex Scenes", SIGGRAPH 1986), decided pair by pair. A double fast path
 // settles most boxes; a pair of parameters it cannot order is compared exactly by
 // `exact::sign_of` on the cross-multiplied difference (as `exactly_within` of
-// geometry/ray_parameter.hpp compares a triangle's t with the ray's bounds).
+// geometry/detail/ray_parameter.hpp compares a triangle's t with the ray's bounds).
 
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/exact.hpp"

@@ -79,9 +79,4 @@ Triangle LeafTriangles::triangle(std::uint32_t slot) const noexcept {
       place.lane);
 }
 
-void LeafTriangles::set(std::uint32_t slot, const Triangle& triangle) noexcept {
-  const Place place = place_of(slot);
-  write_lane(coordinates_.data() + 9 * std::size_t{place.first}, place.count, place.lane, triangle);
-}
-
 }  // namespace trisect

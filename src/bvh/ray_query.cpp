@@ -1,7 +1,7 @@
 // Rays: one traversal source (ray_traversal.inc) compiled as two kernels, portable and AVX2,
 // and closest_hit / any_hit dispatching to the AVX2 one when the processor has AVX2. Both
 // kernels round every operation alike (no fused multiply-add), so they answer identically.
-#include "trisect/bvh/ray_kernels.hpp"
+#include "ray_kernels.hpp"
 
 #include "trisect/geometry/ray_aabb.hpp"
 #include "trisect/geometry/ray_triangle.hpp"

@@ -1,11 +1,11 @@
-#include "trisect/bvh/sort_ids.hpp"
+#include "trisect/bvh/detail/sort_ids.hpp"
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <memory>
 
-namespace trisect {
+namespace trisect::detail {
 namespace {
 
 // Below this many ids std::sort wins: the radix passes' fixed cost is about 3 x 256 counters.
@@ -78,4 +78,4 @@ void sort_ids(std::span<TriangleId> ids, std::size_t id_bound) {
   }
 }
 
-}  // namespace trisect
+}  // namespace trisect::detail

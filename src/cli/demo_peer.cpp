@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #ifdef TRISECT_DEMO_WITH_EMBREE
-#include "embree_peer/embree_peer.hpp"
+#include "embree_peer.hpp"
 #endif
 
 namespace trisect::cli {

@@ -1,4 +1,4 @@
-#include "embree_peer/embree_peer.hpp"
+#include "embree_peer.hpp"
 
 #include <cstdio>
 #include <cstdlib>

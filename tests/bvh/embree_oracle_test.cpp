@@ -14,7 +14,7 @@
 #include <trisect/geometry/triangle_triangle.hpp>
 #include <trisect/overlap/overlap.hpp>
 
-#include "embree_peer/embree_peer.hpp"
+#include "embree_peer.hpp"
 
 #include <embree3/rtcore.h>
 #include <catch2/catch.hpp>

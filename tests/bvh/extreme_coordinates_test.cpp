@@ -9,10 +9,10 @@
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/collect.hpp>
-#include <trisect/bvh/ray_kernels.hpp>
 #include <trisect/geometry/ray_triangle.hpp>
 #include <trisect/geometry/triangle_triangle.hpp>
 #include <trisect/overlap/overlap.hpp>
+#include "bvh/ray_kernels.hpp"
 
 #include <catch2/catch.hpp>
 

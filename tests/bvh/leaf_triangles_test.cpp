@@ -74,22 +74,6 @@ TEST_CASE("leaf triangles read back by slot, by leaf and by group", "[bvh][leaf_
   }
 }
 
-TEST_CASE("set replaces one slot's triangle and no other", "[bvh][leaf_triangles]") {
-  const std::vector<Vec3> positions = numbered_triangles(11);
-  const TriangleSoup soup{positions};
-  std::vector<TriangleId> ids(11);
-  for (std::size_t slot = 0; slot < ids.size(); ++slot) ids[slot] = TriangleId(slot);
-  const std::vector<LeafRange> leaves{{0, 6}, {6, 7}, {7, 11}};
-  LeafTriangles stored = LeafTriangles::of(soup, ids, leaves);
-  const Triangle replacement{{-1, -2, -3}, {-4, -5, -6}, {-7, -8, -9}};
-  for (std::uint32_t changed = 0; changed < 11; ++changed) {
-    LeafTriangles copy = stored;
-    copy.set(changed, replacement);
-    for (std::uint32_t slot = 0; slot < 11; ++slot)
-      CHECK(copy.triangle(slot) == (slot == changed ? replacement : soup.triangle(slot)));
-  }
-}
-
 TEST_CASE("a built BVH groups its triangles by its own leaves", "[bvh][leaf_triangles]") {
   const Scene scene = random_soup(5000, 7);
   const TriangleSoup soup = scene.soup();

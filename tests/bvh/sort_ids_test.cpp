@@ -1,6 +1,6 @@
 // sort_ids against std::sort: sizes on both sides of the radix threshold, id bounds needing
 // one to four digit passes, duplicates, and already sorted or reversed input.
-#include <trisect/bvh/sort_ids.hpp>
+#include <trisect/bvh/detail/sort_ids.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -28,7 +28,7 @@ TEST_CASE("sort_ids sorts like std::sort for every size and id bound", "[bvh][so
         if (order == 1) ids = expected;
         if (order == 2) std::reverse(ids.begin(), ids.end());
         std::vector<TriangleId> sorted = ids;
-        sort_ids(sorted, static_cast<std::size_t>(bound));
+        detail::sort_ids(sorted, static_cast<std::size_t>(bound));
         CHECK(sorted == expected);
       }
     }

@@ -58,7 +58,7 @@ if(NOT at GREATER -1)
   message(FATAL_ERROR "package test: trisect was not found in ${prefix}: ${found_dir}")
 endif()
 
-run_step("building the consumer" "${CMAKE_COMMAND}" --build "${consumer_build}" ${config_args})
+run_step("building the consumer" "${CMAKE_COMMAND}" --build "${consumer_build}" ${config_args} --parallel 2)
 
 if(EXISTS "${consumer_build}/consumer")
   set(consumer "${consumer_build}/consumer")

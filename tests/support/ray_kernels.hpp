@@ -2,7 +2,7 @@
 /// \file
 /// The ray kernels this processor runs, for tests that check each of them.
 
-#include <trisect/bvh/ray_kernels.hpp>
+#include "bvh/ray_kernels.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,8 +3,8 @@
 /// Convenience forms of the touching queries: by shape, collecting, any.
 
 #include "trisect/bvh/box_query.hpp"
+#include "trisect/bvh/detail/sort_ids.hpp"
 #include "trisect/bvh/plane_query.hpp"
-#include "trisect/bvh/sort_ids.hpp"
 #include "trisect/bvh/sphere_query.hpp"
 #include "trisect/bvh/traverse.hpp"
 
@@ -56,7 +56,7 @@ requires TriangleQuery<QueryOrShape> || QueryShape<QueryOrShape>
   collector.ids.reserve(64);  // one allocation for typical small answers instead of seven doublings
   for_each_touching(bvh, query, collector, stats);
   std::vector<TriangleId>& ids = collector.ids;
-  sort_ids(ids, bvh.size());
+  detail::sort_ids(ids, bvh.size());
   return std::move(ids);
 }
 

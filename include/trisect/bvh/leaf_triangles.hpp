@@ -4,44 +4,17 @@
 /// up to four, so that a leaf's triangles load straight into SIMD lanes (Wald et al., "Embree:
 /// A Kernel Framework for Efficient CPU Ray Tracing", 2014, keeps its leaves as such blocks).
 
+#include "trisect/bvh/detail/default_init_allocator.hpp"
 #include "trisect/math/triangle_group.hpp"
 #include "trisect/mesh/triangle_soup.hpp"
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
-#include <new>
 #include <span>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace trisect {
-
-namespace detail {
-/// A `std::allocator` that default-initialises where a vector would value-initialise: sizing
-/// a vector of floats leaves them unwritten, for arrays that are filled right after.
-template <class T>
-struct DefaultInitAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = DefaultInitAllocator<U>;
-  };
-  DefaultInitAllocator() = default;
-  template <class U>
-  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
-  /// Default-initialises `*p` (for a float: leaves it unwritten).
-  template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-    ::new (static_cast<void*>(p)) U;
-  }
-  /// Constructs `*p` from `args`, as `std::allocator` does.
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
-}  // namespace detail
 
 /// Slot range [begin, end) of one leaf.
 struct LeafRange {
@@ -93,8 +66,6 @@ class LeafTriangles {
   [[nodiscard]] Triangle triangle(std::uint32_t slot) const noexcept;
   /// Where `slot`'s leaf begins and ends (slot < size()).
   [[nodiscard]] LeafRange leaf_of(std::uint32_t slot) const noexcept;
-  /// Replaces the triangle in `slot` (for tests that break a BVH on purpose).
-  void set(std::uint32_t slot, const Triangle& triangle) noexcept;
   /// The first byte of slot `slot`'s group's floats, for prefetching a leaf that starts there.
   [[nodiscard]] const void* address(std::uint32_t slot) const noexcept {
     return coordinates_.data() + 9 * std::size_t{slot};

@@ -3,183 +3,18 @@
 /// The one generic traversal for "which triangles touch this set" queries.
 
 #include "trisect/bvh/bvh.hpp"
+#include "trisect/bvh/detail/traverse.hpp"
 #include "trisect/bvh/query_stats.hpp"
+#include "trisect/bvh/triangle_query.hpp"
 #include "trisect/math/exact.hpp"
 
 #include <array>
 #include <bit>
-#include <concepts>
+#include <cstddef>
 #include <cstdint>
-#include <span>
 #include <stdexcept>
-#include <type_traits>
 
 namespace trisect {
-
-/// A set that triangles may touch, seen by the traversal through three tests:
-/// `may_touch(box)`: false only when no point of the closed box touches the set (may be
-/// conservative); `contains(box)`: true only when the whole closed box lies in the set, so
-/// every triangle inside it touches (may be conservative the other way); `touches(triangle)`:
-/// the exact answer for one triangle. The boxes are the nodes' decoded child boxes
-/// (`WideNode`): each holds the triangles below it but may stick out of `Bvh::bounds()` by a
-/// grid step, and where the triangles span more than about 3.4e38 on an axis an upper face
-/// may be +inf.
-template <class Query>
-concept TriangleQuery = requires(const Query& query, const Aabb& box, const Triangle& triangle) {
-  { query.may_touch(box) } -> std::convertible_to<bool>;
-  { query.contains(box) } -> std::convertible_to<bool>;
-  { query.touches(triangle) } -> std::convertible_to<bool>;
-};
-
-/// Called with each touching triangle's input id; returns false to stop the query.
-template <class Visit>
-concept TriangleVisitor = std::invocable<Visit&, TriangleId> &&
-                          std::convertible_to < std::invoke_result_t<Visit&, TriangleId>,
-bool > ;
-
-/// Which children of a wide node a query may touch, and which lie inside it: bit i for child
-/// i; `inside` is a subset of `touching`. A query's `child_masks` may set bits of unused lanes
-/// (their decoded boxes are meaningless points); the traversal keeps the used ones.
-struct ChildMasks {
-  unsigned touching = 0;
-  unsigned inside = 0;
-};
-
-/// A query that tests all children of a wide node at once (with SIMD, on the decoded faces
-/// `WideNode::face_row`), with the meaning of `may_touch` and `contains` per child. Queries
-/// without it are tested child by child.
-template <class Query>
-concept WideTriangleQuery = TriangleQuery<Query> &&
-    requires(const Query& query, const WideNode& node) {
-  { query.child_masks(node) } -> std::convertible_to<ChildMasks>;
-};
-
-/// A query that tests the triangles of a leaf group at once (`TriangleGroup`, with SIMD):
-/// `touching_lanes(group)` has bit i set exactly when `touches(group.triangle(i))`, for
-/// i < group.count, and no other bit. Queries without it are tested triangle by triangle.
-template <class Query>
-concept GroupTriangleQuery = TriangleQuery<Query> &&
-    requires(const Query& query, const TriangleGroup& group) {
-  { query.touching_lanes(group) } -> std::convertible_to<unsigned>;
-};
-
-namespace detail {
-
-/// Bit i set for each lane i of `group` whose triangle touches `query`.
-template <TriangleQuery Query>
-[[nodiscard]] unsigned touching_lanes(const Query& query, const TriangleGroup& group) {
-  if constexpr (GroupTriangleQuery<Query>) {
-    return query.touching_lanes(group);
-  } else {
-    unsigned touching = 0;
-    for (int lane = 0; lane < group.count; ++lane)
-      touching |= (query.touches(group.triangle(lane)) ? 1u : 0u) << lane;
-    return touching;
-  }
-}
-
-/// The query's masks for the used children of `node`.
-template <TriangleQuery Query>
-[[nodiscard]] ChildMasks child_masks(const Query& query, const WideNode& node) {
-  const unsigned used = node.used_mask();
-  if constexpr (WideTriangleQuery<Query>) {
-    const ChildMasks masks = query.child_masks(node);
-    return {masks.touching & used, masks.inside & used};  // inside is within touching
-  } else {
-    ChildMasks masks;
-    for (unsigned lanes = used; lanes != 0; lanes &= lanes - 1) {
-      const int i = std::countr_zero(lanes);
-      const Aabb box = node.child_bounds(i);
-      if (!query.may_touch(box)) continue;
-      masks.touching |= 1u << i;
-      if (query.contains(box)) masks.inside |= 1u << i;
-    }
-    return masks;
-  }
-}
-
-/// Asks for the triangles of the leaf children in `mask`; `end` is the end of the node's
-/// slot range.
-inline void prefetch_leaves(const Bvh& bvh, const WideNode& node, unsigned mask,
-                            std::uint32_t end) noexcept {
-  for (; mask != 0; mask &= mask - 1) {
-    const int i = std::countr_zero(mask);
-    if (node.child[i] != WideNode::leaf) continue;
-    const char* at = static_cast<const char*>(bvh.triangles.address(node.first[i]));
-    const char* last = static_cast<const char*>(bvh.triangles.address(node.child_end(i, end)));
-    for (; at < last; at += 64) __builtin_prefetch(at);
-    __builtin_prefetch(last - 1);
-  }
-}
-
-/// A first-in first-out queue of at most `Capacity` values (a power of two).
-template <class T, std::size_t Capacity>
-class Fifo {
-  static_assert((Capacity & (Capacity - 1)) == 0);
-
- public:
-  [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
-  [[nodiscard]] std::size_t size() const noexcept { return count_; }
-  void push(const T& value) noexcept {
-    values_[(head_ + count_) % Capacity] = value;
-    ++count_;
-  }
-  T pop() noexcept {
-    const T value = values_[head_];
-    head_ = (head_ + 1) % Capacity;
-    --count_;
-    return value;
-  }
-
- private:
-  std::array<T, Capacity> values_;
-  std::size_t head_ = 0, count_ = 0;
-};
-
-/// A slot range of a leaf waiting to be tested.
-struct SlotRange {
-  std::uint32_t begin, end;
-};
-
-/// A wide node to enter and the end of its slot range.
-struct NodeEntry {
-  std::uint32_t index;  // into bvh.wide
-  std::uint32_t end;
-};
-
-/// Asks for a wide node's cache lines.
-inline void prefetch_node(const Bvh& bvh, std::uint32_t index) noexcept {
-  const char* at = reinterpret_cast<const char*>(bvh.wide.data() + index);
-  for (std::size_t line = 0; line < sizeof(WideNode); line += 64) __builtin_prefetch(at + line);
-}
-
-/// Reports slots [begin, end): all of them when `inside` (in one call of `visit.append(ids)`
-/// where the visitor has it: a visitor that never stops may take a whole range at once), else
-/// (a leaf's range) those whose triangle touches. Returns false when `visit` stopped.
-template <TriangleQuery Query, TriangleVisitor Visit>
-bool report_slots(const Bvh& bvh, const Query& query, Visit& visit, std::uint32_t begin,
-                  std::uint32_t end, bool inside, QueryStats& stats) {
-  if (inside) {
-    stats.triangles_inside += end - begin;
-    if constexpr (requires(std::span<const TriangleId> ids) { visit.append(ids); }) {
-      visit.append(std::span<const TriangleId>(bvh.ids.data() + begin, end - begin));
-    } else {
-      for (std::uint32_t slot = begin; slot < end; ++slot)
-        if (!visit(bvh.ids[slot])) return false;
-    }
-    return true;
-  }
-  return bvh.triangles.for_each_group(
-      begin, end, [&](std::uint32_t first, const TriangleGroup& group) {
-        stats.triangles_tested += static_cast<std::uint64_t>(group.count);
-        for (unsigned bits = touching_lanes(query, group); bits != 0; bits &= bits - 1)
-          if (!visit(bvh.ids[first + static_cast<std::uint32_t>(std::countr_zero(bits))]))
-            return false;
-        return true;
-      });
-}
-
-}  // namespace detail
 
 /// Calls `visit(id)` once for every triangle that touches `query`, in no particular order,
 /// until `visit` returns false. Returns false when stopped early, true otherwise. Depth-first

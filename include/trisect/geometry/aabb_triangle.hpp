@@ -2,7 +2,7 @@
 /// \file
 /// Exact AABB–triangle intersection by the 13-axis separating-axis test.
 
-#include "trisect/geometry/aabb_triangle_filter.hpp"
+#include "trisect/geometry/detail/aabb_triangle_filter.hpp"
 
 namespace trisect {
 

@@ -2,7 +2,7 @@
 /// \file
 /// Exact ray–triangle intersection.
 
-#include "trisect/geometry/ray_parameter.hpp"
+#include "trisect/geometry/detail/ray_parameter.hpp"
 #include "trisect/math/float4.hpp"
 #include "trisect/math/ray.hpp"
 #include "trisect/math/triangle.hpp"

@@ -1,7 +1,6 @@
 #pragma once
 // The two ray traversal kernels behind closest_hit and any_hit, for tests that check that
-// both give the same answers. Internal to the library (namespace detail): no
-// stability promised.
+// both give the same answers. Internal to the library (src/, not installed).
 #include "trisect/bvh/ray_query.hpp"
 
 namespace trisect::detail {

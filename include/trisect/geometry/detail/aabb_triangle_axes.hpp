@@ -2,7 +2,9 @@
 /// \file
 /// The separating axes of the exact AABB–triangle test (`intersects` of aabb_triangle.hpp), each
 /// decided in double with a proven error bound and in exact arithmetic where that bound does not
-/// decide: the three box normals, the triangle normal and the nine edge axes.
+/// decide: the three box normals, the triangle normal and the nine edge axes. Also
+/// `ApproximateNormal`, which the triangle–triangle tests share.
+/// Not part of the API (installed because the public test is inline; no stability promised).
 
 #include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/math/aabb.hpp"

@@ -2,7 +2,8 @@
 /// \file
 /// The exact pieces of the ray–triangle test, used where the double fast path of
 /// ray_triangle.hpp cannot decide: the edge functions as triple products, the hit parameter
-/// t = N / D, its comparison with the ray's bounds and with another triangle's t.
+/// t = N / D, its comparison with the ray's bounds and with another triangle's t. Not part of
+/// the API (installed because the public test is inline; no stability promised).
 ///
 /// With A = a - o, B = b - o, C = c - o (o the ray's origin, d its direction) the line
 /// o + t·d meets the closed triangle exactly when U = d·(B×C), V = d·(C×A), W = d·(A×B) have

@@ -2,8 +2,9 @@
 /// \file
 /// The float filter of the AABB–triangle test: the triangle normal and the nine edge axes decided
 /// in float with proven error bounds, before any double or exact work (aabb_triangle_axes.hpp).
+/// Not part of the API (installed because the public test is inline; no stability promised).
 
-#include "trisect/geometry/aabb_triangle_axes.hpp"
+#include "trisect/geometry/detail/aabb_triangle_axes.hpp"
 
 namespace trisect {
 namespace detail {
