@@ -54,20 +54,11 @@ const std::vector<Plane>& query_planes(const std::string& scene_name) {
 }
 
 Batch trisect_batch(const std::string& scene_name) {
-  const trisect::Bvh& bvh = bench::trisect_bvh(scene_name);
-  const std::vector<Plane>& planes = query_planes(scene_name);
-  return [&bvh, &planes] {
-    Answers answers(planes.size());
-    for (std::size_t i = 0; i < planes.size(); ++i)
-      answers[i] = trisect::collect_touching(bvh, planes[i]);
-    return answers;
-  };
+  return bench::collect_touching_batch(bench::trisect_bvh(scene_name), query_planes(scene_name));
 }
 
 const Answers& trisect_answers(const std::string& scene_name) {
-  static std::map<std::string, Answers> cache;
-  if (const auto it = cache.find(scene_name); it != cache.end()) return it->second;
-  return cache[scene_name] = trisect_batch(scene_name)();
+  return bench::kept_answers(scene_name, [&] { return trisect_batch(scene_name); });
 }
 
 Batch brute_batch(const std::string& scene_name) {

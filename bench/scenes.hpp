@@ -28,6 +28,7 @@
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/bvh.hpp>
+#include <trisect/bvh/collect.hpp>
 
 #include <benchmark/benchmark.h>
 #include <glm/geometric.hpp>
@@ -175,6 +176,26 @@ inline std::string benchmark_name(const std::string& operation, const std::strin
 using Answers = std::vector<std::vector<trisect::TriangleId>>;
 /// Answers every query of a batch; one call is one benchmark iteration.
 using Batch = std::function<Answers()>;
+
+/// The batch answering each of `shapes` (boxes, spheres, planes) with trisect's
+/// `collect_touching` on `bvh`; both must outlive the batch.
+template <class Shape>
+Batch collect_touching_batch(const trisect::Bvh& bvh, const std::vector<Shape>& shapes) {
+  return [&bvh, &shapes] {
+    Answers answers(shapes.size());
+    for (std::size_t i = 0; i < shapes.size(); ++i)
+      answers[i] = trisect::collect_touching(bvh, shapes[i]);
+    return answers;
+  };
+}
+
+/// The answers of `make()()`, computed on the first call for `key` and kept: trisect's
+/// answers, which the peers' are compared with.
+inline const Answers& kept_answers(const std::string& key, const std::function<Batch()>& make) {
+  static std::map<std::string, Answers> kept;
+  if (const auto it = kept.find(key); it != kept.end()) return it->second;
+  return kept[key] = make()();
+}
 
 /// Registers benchmark `name` timing `make()()`: `make` runs on the benchmark's first run only
 /// (a benchmark left out by --benchmark_filter builds nothing) and returns the batch. That first

@@ -51,21 +51,13 @@ const std::vector<Sphere>& query_spheres(const std::string& scene_name,
 }
 
 Batch trisect_batch(const std::string& scene_name, const std::string& variant) {
-  const trisect::Bvh& bvh = bench::trisect_bvh(scene_name);
-  const std::vector<Sphere>& spheres = query_spheres(scene_name, variant);
-  return [&bvh, &spheres] {
-    Answers answers(spheres.size());
-    for (std::size_t i = 0; i < spheres.size(); ++i)
-      answers[i] = trisect::collect_touching(bvh, spheres[i]);
-    return answers;
-  };
+  return bench::collect_touching_batch(bench::trisect_bvh(scene_name),
+                                       query_spheres(scene_name, variant));
 }
 
 const Answers& trisect_answers(const std::string& scene_name, const std::string& variant) {
-  static std::map<std::pair<std::string, std::string>, Answers> cache;
-  const auto key = std::make_pair(scene_name, variant);
-  if (const auto it = cache.find(key); it != cache.end()) return it->second;
-  return cache[key] = trisect_batch(scene_name, variant)();
+  return bench::kept_answers(scene_name + "/" + variant,
+                             [&] { return trisect_batch(scene_name, variant); });
 }
 
 struct PointQueryBall {
