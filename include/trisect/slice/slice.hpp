@@ -2,7 +2,7 @@
 /// \file
 /// Slicing: the closed cross-section contours of a mesh cut by parallel planes, exactly.
 ///
-/// Semantics (the contract of `trisect slice`, ../shared/DESIGN.md):
+/// Semantics (the contract of `trisect slice`, docs/contracts.md section 3):
 /// - A vertex is *below* plane n·x = D when n·v < D, decided exactly on the floats, and *above*
 ///   otherwise (a vertex on the plane counts as above).
 /// - A triangle contributes one segment when its vertices are not all on one side, unless two
