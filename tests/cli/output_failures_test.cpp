@@ -217,7 +217,7 @@ TEST_CASE("output paths: empty, a directory, an input or each other are usage er
   }
 }
 
-TEST_CASE("- is stdout for --svg as for --json, instead of the text", "[cli][output]") {
+TEST_CASE("a dash is stdout for --svg as for --json, instead of the text", "[cli][output]") {
   const Inputs in;
   const CommandRun svg =
       testing::run_in_process({"slice", in.cube, "--axis", "z", "--at", "0.5", "--svg", "-"});
@@ -230,7 +230,7 @@ TEST_CASE("- is stdout for --svg as for --json, instead of the text", "[cli][out
   CHECK_THAT(demo.err, Catch::Contains("drawn to standard output"));
 }
 
-TEST_CASE("--threads takes 1 to 4096; anything else is named, never a crash", "[cli][output]") {
+TEST_CASE("slice takes 1 to 4096 --threads, and names anything else, never crashing", "[cli][output]") {
   const Inputs in;
   const std::vector<std::string> base{"slice", in.cube, "--axis", "z", "--at", "0.5"};
   const CommandRun reference = testing::run_in_process(base);
@@ -335,7 +335,7 @@ TEST_CASE("usage messages name the option at fault", "[cli][output]") {
       {{"slice", in.cube, "--axis", "z", "", "--json", "-"},
        "trisect slice: argument 5 is empty\n"},
       {{"overlap", in.cube, in.cube, "", "--count"}, "trisect overlap: argument 4 is empty\n"},
-      {{"slice", "--", "--at", "", "-x"}, "trisect slice: argument 5 is empty\n"},
+      {{"slice", "--", "--at", "", "-x"}, "trisect slice: argument 4 is empty\n"},
   };
   for (const Case& c : cases) {
     INFO(joined(c.arguments));
@@ -346,7 +346,7 @@ TEST_CASE("usage messages name the option at fault", "[cli][output]") {
   }
 }
 
-TEST_CASE("--layers on a mesh whose extent along n overflows float slices it", "[cli][output]") {
+TEST_CASE("slicing by layers a mesh whose extent along n overflows float works", "[cli][output]") {
   // Along (1, 1, 1) the vertices reach -+3 FLT_MAX: the layer centres of 3 layers are -2, 0 and
   // 2 FLT_MAX, the outer two beyond float, where the planes stop at -+FLT_MAX.
   const ScratchFolder folder;

@@ -113,7 +113,7 @@ TEST_CASE("a binary byte anywhere in the text of a mesh is an error, not skipped
         "z.stl:9: byte " + std::to_string(8 + facet.size()) + " (0x00)" + rule);
 }
 
-TEST_CASE("UTF-8, Latin-1, tab, VT, FF and CR are text; a byte order mark is skipped", "[io]") {
+TEST_CASE("UTF-8, Latin-1, tab, VT, FF and CR are text, and a byte order mark is skipped", "[io]") {
   const std::string texts[] = {
       "# Modèle créé à la main, 立方体\no Würfel\ng 三角形\n" + one_triangle_obj,
       "# Mod\xE8le cr\xE9\xE9\n" + one_triangle_obj,  // Latin-1
