@@ -1,5 +1,5 @@
 // `trisect overlap`: every intersecting triangle pair of two meshes, or of one mesh with
-// itself (DESIGN.md, "The `trisect overlap` command").
+// itself (docs/contracts.md, "`trisect overlap`").
 #include "command_run.hpp"
 #include "output.hpp"
 #include "progress.hpp"

@@ -1,4 +1,4 @@
-// The `trisect query` contract (DESIGN.md), case by case, run in-process.
+// The `trisect query` contract (docs/contracts.md), case by case, run in-process.
 #include <trisect/cli/run.hpp>
 
 #include "support/scratch_folder.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Checks a ray answer of the library against the exact oracle (support/ray_brute_force.hpp),
-/// as the contract (DESIGN.md) states it: hit or miss exactly as real arithmetic decides, a
+/// as the contract (docs/contracts.md) states it: hit or miss exactly as real arithmetic decides, a
 /// triangle with the smallest exact t, and t the exact parameter to within a relative 1e-6.
 
 #include "support/ray_brute_force.hpp"

@@ -24,8 +24,8 @@ struct ExactSegment {
   std::array<Vec3, 2> to_edge;    ///< The rising edge: (below vertex, above vertex).
 };
 
-/// Every contributing triangle's segment, ascending by triangle id (DESIGN.md's slice contract,
-/// decided in rationals: sides of n·v - d, then the exact edge points).
+/// Every contributing triangle's segment, ascending by triangle id (the slice contract of
+/// docs/contracts.md, decided in rationals: sides of n·v - d, then the exact edge points).
 [[nodiscard]] std::vector<ExactSegment> exact_segments(const TriangleSoup& soup,
                                                        const Plane& plane);
 

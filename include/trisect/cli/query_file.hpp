@@ -1,5 +1,5 @@
 #pragma once
-// The query file of `trisect query`: one query per line (see DESIGN.md, the `trisect query`
+// The query file of `trisect query`: one query per line (see docs/contracts.md, the `trisect query`
 // contract, and `trisect query --help`).
 
 #include <trisect/error.hpp>
