@@ -230,7 +230,8 @@ TEST_CASE("a dash is stdout for --svg as for --json, instead of the text", "[cli
   CHECK_THAT(demo.err, Catch::Contains("drawn to standard output"));
 }
 
-TEST_CASE("slice takes 1 to 4096 --threads, and names anything else, never crashing", "[cli][output]") {
+TEST_CASE("slice takes 1 to 4096 --threads, and names anything else, never crashing",
+          "[cli][output]") {
   const Inputs in;
   const std::vector<std::string> base{"slice", in.cube, "--axis", "z", "--at", "0.5"};
   const CommandRun reference = testing::run_in_process(base);
