@@ -25,9 +25,9 @@ struct TrianglePair {
 
 /// Called with each intersecting pair's input ids (a, b); returns false to stop.
 template <class Visit>
-concept PairVisitor = std::invocable<Visit&, TriangleId, TriangleId> &&
-                      std::convertible_to < std::invoke_result_t<Visit&, TriangleId, TriangleId>,
-bool > ;
+concept PairVisitor = requires(Visit& visit, TriangleId a, TriangleId b) {
+  { visit(a, b) } -> std::convertible_to<bool>;
+};
 
 /// Options of the collecting forms.
 struct OverlapOptions {
