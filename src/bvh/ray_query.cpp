@@ -5,6 +5,7 @@
 
 #include "trisect/geometry/ray_aabb.hpp"
 #include "trisect/geometry/ray_triangle.hpp"
+#include "trisect/math/detail/float_rounding.hpp"
 #include "trisect/math/exact.hpp"
 #include "trisect/math/float4.hpp"
 #include "trisect/math/validate.hpp"
@@ -29,13 +30,6 @@
 namespace trisect {
 namespace detail {
 namespace {
-
-/// The smallest float >= x (+inf above the float range).
-float float_at_least(double x) noexcept {
-  const float rounded = static_cast<float>(x);
-  return double(rounded) >= x ? rounded
-                              : std::nextafter(rounded, std::numeric_limits<float>::infinity());
-}
 
 /// Exact: the ray meets `triangle` (hit `hit`) strictly before `best` (hit `best_hit`).
 bool is_nearer(const Ray& ray, const RayTriangleHit& hit, const Triangle& triangle,

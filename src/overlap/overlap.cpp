@@ -9,6 +9,7 @@
 #include "trisect/geometry/aabb_triangle.hpp"
 #include "trisect/geometry/self_overlap.hpp"
 #include "trisect/geometry/triangle_triangle.hpp"
+#include "trisect/math/detail/float_rounding.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <tbb/enumerable_thread_specific.h>
@@ -42,21 +43,11 @@ struct NodePair {
   NodeRef first, second;
 };
 
-/// A float <= x and a float >= x, close to x. Rounding to float errs by at most 2^-24 |x|
-/// plus half the smallest subnormal (2^-150), so moving x away first by 2^-22 |x| + 2^-140
-/// (itself rounded in double, a far smaller error) makes the rounding outward.
-[[nodiscard]] float float_below(double x) noexcept {
-  return static_cast<float>(x - (std::fabs(x) * 0x1p-22 + 0x1p-140));
-}
-[[nodiscard]] float float_above(double x) noexcept {
-  return static_cast<float>(x + (std::fabs(x) * 0x1p-22 + 0x1p-140));
-}
-
 /// A box holding `transform.apply(v)` for every float point v of `box`. Per output row, the
 /// exact extremes are sums of per-axis extremes; the computed sums, and each vertex's own
 /// computed row, are within 3 roundings of 2^-53 · M of the exact values, M = sum of the
 /// largest |terms| (products of floats are exact in double). Widening by 8·2^-53·M in double
-/// and rounding outward to float covers both, as rounding to float is monotone.
+/// and rounding outward to float (`float_at_most`, `float_at_least`) covers both.
 [[nodiscard]] Aabb transformed_box(const Transform& transform, const Aabb& box) noexcept {
   Aabb result;
   for (int r = 0; r < 3; ++r) {
@@ -69,17 +60,17 @@ struct NodePair {
       magnitude += std::max(std::fabs(p), std::fabs(q));
     }
     const double slack = 8 * exact::unit_roundoff * magnitude;
-    result.min[r] = float_below(low + double(row[3]) - slack);
-    result.max[r] = float_above(high + double(row[3]) + slack);
+    result.min[r] = detail::float_at_most(low + double(row[3]) - slack);
+    result.max[r] = detail::float_at_least(high + double(row[3]) + slack);
   }
   return result;
 }
 
 /// `box` cut down to the finite floats, for a box holding mapped vertices, which are finite
 /// (`checked_transform`): it holds the same vertices. Needed because the outward rounding of
-/// `transformed_box` reaches ±inf where a mapped extreme lies within its slack of ±FLT_MAX (a
-/// mesh spanning the float range, mirrored), and the exact leaf tests (the triangle normal
-/// against a leaf's box) take finite boxes: with an infinite face they computed 0·inf and
+/// `transformed_box` reaches ±inf where a mapped extreme widened by its slack lies beyond
+/// ±FLT_MAX (a mesh spanning the float range, mirrored), and the exact leaf tests (the triangle
+/// normal against a leaf's box) take finite boxes: with an infinite face they computed 0·inf and
 /// dropped pairs.
 [[nodiscard]] Aabb within_float_range(const Aabb& box) noexcept {
   constexpr float largest = std::numeric_limits<float>::max();

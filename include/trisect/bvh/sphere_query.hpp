@@ -4,6 +4,7 @@
 
 #include "trisect/bvh/traverse.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
+#include "trisect/math/detail/float_rounding.hpp"
 #include "trisect/math/float4.hpp"
 #include "trisect/math/triangle_group.hpp"
 #include "trisect/math/validate.hpp"
@@ -40,7 +41,7 @@ struct SphereQuery {
     const double touch = r2 * (1 + 1e-6) + 8 * 0x1p-149;
     const double inside = r2 >= 1e-30 ? r2 * (1 - 1e-6) : -1.0;
     // Rounded outwards: up for the touch threshold, down for the inside one.
-    return {sphere, rounded_up(touch), rounded_down(inside)};
+    return {sphere, detail::float_at_least(touch), detail::float_at_most(inside)};
   }
 
   /// False only when the box is certainly farther than the radius. The squared distance in
@@ -134,24 +135,6 @@ struct SphereQuery {
     const Float4 gap =
         max_ignoring_nan(max_ignoring_nan(lower - center, center - upper), Float4::splat(0.0f));
     return gap * gap;
-  }
-
-  static constexpr float largest = std::numeric_limits<float>::max();
-  static constexpr float infinity = std::numeric_limits<float>::infinity();
-
-  // The smallest float >= `value` (>= 0); +inf beyond the float range (where a conversion
-  // would be undefined).
-  [[nodiscard]] static float rounded_up(double value) noexcept {
-    if (value > double(largest)) return infinity;
-    const float rounded = static_cast<float>(value);
-    return double(rounded) < value ? std::nextafter(rounded, infinity) : rounded;
-  }
-
-  // The largest float <= `value` (finite or +inf); FLT_MAX for finite values beyond it.
-  [[nodiscard]] static float rounded_down(double value) noexcept {
-    if (value > double(largest)) return value == double(infinity) ? infinity : largest;
-    const float rounded = static_cast<float>(value);
-    return double(rounded) > value ? std::nextafter(rounded, -infinity) : rounded;
   }
 
   [[nodiscard]] double radius2() const noexcept {
