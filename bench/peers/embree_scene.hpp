@@ -31,6 +31,7 @@ namespace bench::embree {
 using trisect::embree::Device;
 using trisect::embree::MeshBuffers;
 using trisect::embree::SceneHandle;
+using trisect::embree::set_corners;
 using trisect::embree::to_bounds;
 using trisect::embree::triangle_scene;
 using trisect::embree::user_box_scene;
@@ -146,12 +147,7 @@ inline BuilderCost builder_sah_cost(const Scene& scene, RTCBuildQuality quality)
     const trisect::Aabb box = scene.triangle(i).bounds();
     root.extend(box);
     RTCBuildPrimitive& p = primitives[i];
-    p.lower_x = box.min.x;
-    p.lower_y = box.min.y;
-    p.lower_z = box.min.z;
-    p.upper_x = box.max.x;
-    p.upper_y = box.max.y;
-    p.upper_z = box.max.z;
+    set_corners(p, box);
     p.geomID = 0;
     p.primID = static_cast<unsigned>(i);
   }

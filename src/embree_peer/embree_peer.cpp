@@ -100,12 +100,7 @@ SceneHandle user_box_scene(RTCDevice device, const std::vector<RTCBounds>& boxes
 
 RTCBounds to_bounds(const Aabb& box) {
   RTCBounds bounds{};
-  bounds.lower_x = box.min.x;
-  bounds.lower_y = box.min.y;
-  bounds.lower_z = box.min.z;
-  bounds.upper_x = box.max.x;
-  bounds.upper_y = box.max.y;
-  bounds.upper_z = box.max.z;
+  set_corners(bounds, box);
   return bounds;
 }
 

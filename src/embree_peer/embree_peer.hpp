@@ -78,6 +78,18 @@ struct MeshBuffers {
                                          RTCBuildQuality quality = RTC_BUILD_QUALITY_MEDIUM,
                                          RTCPointQueryFunction point_query = nullptr);
 
+/// `box`'s corners in the lower_x .. upper_z fields of an Embree box (`RTCBounds`,
+/// `RTCBuildPrimitive`): the same floats; the other fields are left as they are.
+template <class EmbreeBox>
+void set_corners(EmbreeBox& target, const Aabb& box) noexcept {
+  target.lower_x = box.min.x;
+  target.lower_y = box.min.y;
+  target.lower_z = box.min.z;
+  target.upper_x = box.max.x;
+  target.upper_y = box.max.y;
+  target.upper_z = box.max.z;
+}
+
 /// `box` as Embree bounds (the same floats).
 [[nodiscard]] RTCBounds to_bounds(const Aabb& box);
 
