@@ -448,7 +448,7 @@ std::int32_t DynamicAabbTree::build_subtree(std::vector<BuildLeaf>& leaves, std:
 }
 
 bool DynamicAabbTree::ray_meets(const Ray& ray, const Aabb& box) {
-  return broadphase_detail::ray_meets_box(ray, box);
+  return detail::ray_meets_box(ray, box);
 }
 
 void DynamicAabbTree::validate() const {

@@ -22,7 +22,7 @@
 #include <cstddef>
 #include <limits>
 
-namespace trisect::broadphase_detail {
+namespace trisect::detail {
 
 // A parameter (point - origin) / direction, with its double approximation: for a slab's end,
 // the bound, the ray's origin and direction on that axis; for t_min or t_max, {t, 0, 1}.
@@ -120,4 +120,4 @@ inline bool ray_meets_box(const Ray& ray, const Aabb& box) {
   return entries_before_exits(ends);
 }
 
-}  // namespace trisect::broadphase_detail
+}  // namespace trisect::detail
