@@ -152,6 +152,7 @@ Planes are NX*x + NY*y + NZ*z = D for each offset D (the normal need not be unit
   --layers N    N planes at the centres of N equal layers of the mesh's extent along the
                 normal: low + (i + 1/2) * (high - low) / N, i = 0 .. N-1
   --step H      planes H apart at layer centres: low + (i + 1/2) * H while below high
+                (one plane at (low + high) / 2 when low + H/2 is not below high)
 where low and high are the smallest and largest NX*x + NY*y + NZ*z over the vertices.
 Exact: a vertex with n.v < D is below, any other above (a vertex on the plane counts as
 above: a plane through a flat face gives the section just below it). Segments run from the

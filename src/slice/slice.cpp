@@ -374,10 +374,12 @@ std::vector<float> step_offsets(const Extent& extent, float step, std::size_t ma
   if (count > double(max_offsets))
     throw InvalidInput("slice: the step gives more than " + std::to_string(max_offsets) +
                        " planes");
+  // A step as long as the extent or longer: one plane, at the extent's centre, inside it.
+  if (low + 0.5 * double(step) >= high) return {offset_to_float(low + 0.5 * (high - low))};
   std::vector<float> offsets;
   for (std::size_t i = 0; i < std::size_t(count); ++i) {
     const double offset = low + (double(i) + 0.5) * double(step);
-    if (i > 0 && offset >= high) break;
+    if (offset >= high) break;
     offsets.push_back(offset_to_float(offset));
   }
   return offsets;

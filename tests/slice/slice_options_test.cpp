@@ -40,6 +40,14 @@ TEST_CASE("slice takes 0 to max_slice_threads threads, the same answer for each"
   }
 }
 
+TEST_CASE("a step longer than the extent gives one plane at its centre, inside it", "[slice]") {
+  CHECK(step_offsets(Extent{0, 1}, 5.0f) == std::vector<float>{0.5f});
+  CHECK(step_offsets(Extent{0, 1}, 2.0f) == std::vector<float>{0.5f});
+  CHECK(step_offsets(Extent{0, 1}, 1.5f) == std::vector<float>{0.75f});
+  CHECK(step_offsets(Extent{-4, 2}, 100.0f) == std::vector<float>{-1.0f});
+  CHECK(step_offsets(Extent{3, 3}, 1.0f) == std::vector<float>{3.0f});
+}
+
 TEST_CASE("an extent beyond the float range gives offsets clamped to -+FLT_MAX", "[slice]") {
   const std::vector<Vec3> huge{
       {-FLT_MAX, -FLT_MAX, -FLT_MAX}, {FLT_MAX, FLT_MAX, FLT_MAX}, {FLT_MAX, -FLT_MAX, 0}};

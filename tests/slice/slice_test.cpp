@@ -518,7 +518,7 @@ TEST_CASE("slice: layer and step offsets sit at layer centres inside the extent"
   const double step = 0.3f;  // the float step, as the offsets use it
   CHECK(step_offsets(Extent{0, 1}, 0.3f) ==
         std::vector<float>{float(0.5 * step), float(1.5 * step), float(2.5 * step)});
-  CHECK(step_offsets(Extent{2, 2}, 1.0f) == std::vector<float>{2.5f});
+  CHECK(step_offsets(Extent{2, 2}, 1.0f) == std::vector<float>{2.0f});
   const IndexedMesh cube = box(1, 2, 4);
   const Extent along_z = extent_along(cube.soup(), Vec3(0, 0, 2));
   CHECK(along_z.low == 0);

@@ -120,8 +120,9 @@ struct Extent {
 [[nodiscard]] std::vector<float> layer_offsets(const Extent& extent, std::size_t layers);
 
 /// Offsets `step` apart at layer centres: low + (i + 1/2)·step for i = 0, 1, ... while the
-/// value is below high (at least one offset for a non-empty extent), computed in double and
-/// rounded to float as `layer_offsets` rounds. `step` must be finite and positive; throws
+/// value is below high; when even the first is not (low + step/2 >= high), the one offset
+/// (low + high)/2, so that every offset lies inside the extent. Computed in double and rounded
+/// to float as `layer_offsets` rounds. `step` must be finite and positive; throws
 /// `InvalidInput` otherwise or when more than `max_offsets` would result.
 [[nodiscard]] std::vector<float> step_offsets(const Extent& extent, float step,
                                               std::size_t max_offsets = 10'000'000);
