@@ -41,20 +41,10 @@ using bench::Answers;
 using bench::Batch;
 using trisect::Aabb;
 
-const std::vector<std::string> variants{"0.1pct", "1pct", "10pct"};
-
-std::size_t batch_size(const std::string& variant) { return variant == "10pct" ? 100 : 1000; }
-
 const std::vector<Aabb>& query_boxes(const std::string& scene_name, const std::string& variant) {
-  static std::map<std::pair<std::string, std::string>, std::vector<Aabb>> cache;
-  auto& boxes = cache[{scene_name, variant}];
-  if (boxes.empty()) {
-    const bench::Scene& scene = bench::scene(scene_name);
-    const float half = 0.5f * bench::percent_of(variant) * scene.diagonal();
-    for (const trisect::Vec3& center : bench::surface_points(scene, batch_size(variant), 7))
-      boxes.push_back(Aabb::from_center_extents(center, trisect::Vec3(half)));
-  }
-  return boxes;
+  return bench::surface_queries<Aabb>(scene_name, variant, 7, [](trisect::Vec3 center, float half) {
+    return Aabb::from_center_extents(center, trisect::Vec3(half));
+  });
 }
 
 Batch trisect_batch(const std::string& scene_name, const std::string& variant) {
@@ -158,7 +148,7 @@ Batch pointquery_batch(const std::string& scene_name, const std::string& variant
 
 void bench::register_all() {
   for (const std::string& scene : bench::scene_names())
-    for (const std::string& variant : variants) {
+    for (const std::string& variant : bench::size_variants) {
       const auto name = [&](const char* library) {
         return bench::benchmark_name("box_query", library, scene, variant, 1);
       };

@@ -161,6 +161,31 @@ inline float percent_of(const std::string& variant) {
   return std::stof(variant.substr(0, variant.find("pct"))) / 100.0f;
 }
 
+/// The query sizes of the box and sphere benchmarks, as fractions of the scene's diagonal.
+inline const std::vector<std::string> size_variants{"0.1pct", "1pct", "10pct"};
+
+/// Queries in one batch of a size variant: 100 at 10%, 1000 otherwise.
+inline std::size_t batch_size(const std::string& variant) {
+  return variant == "10pct" ? 100 : 1000;
+}
+
+/// A batch of `batch_size(variant)` shapes `make(center, half)` centred on seeded random points
+/// of the scene's triangles, `half` being half the variant's fraction of the diagonal; made on
+/// the first call and kept per scene and variant.
+template <class Shape, class Make>
+const std::vector<Shape>& surface_queries(const std::string& scene_name, const std::string& variant,
+                                          std::uint64_t seed, Make make) {
+  static std::map<std::pair<std::string, std::string>, std::vector<Shape>> kept;
+  std::vector<Shape>& shapes = kept[{scene_name, variant}];
+  if (shapes.empty()) {
+    const Scene& chosen = scene(scene_name);
+    const float half = 0.5f * percent_of(variant) * chosen.diagonal();
+    for (const Vec3& center : surface_points(chosen, batch_size(variant), seed))
+      shapes.push_back(make(center, half));
+  }
+  return shapes;
+}
+
 /// The benchmark name <operation>/<library>/<scene>/<variant>/t<threads>.
 inline std::string benchmark_name(const std::string& operation, const std::string& library,
                                   const std::string& scene_name, const std::string& variant,

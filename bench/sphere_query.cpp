@@ -33,21 +33,12 @@ using bench::Answers;
 using bench::Batch;
 using trisect::Sphere;
 
-const std::vector<std::string> variants{"0.1pct", "1pct", "10pct"};
-
-std::size_t batch_size(const std::string& variant) { return variant == "10pct" ? 100 : 1000; }
-
 const std::vector<Sphere>& query_spheres(const std::string& scene_name,
                                          const std::string& variant) {
-  static std::map<std::pair<std::string, std::string>, std::vector<Sphere>> cache;
-  auto& spheres = cache[{scene_name, variant}];
-  if (spheres.empty()) {
-    const bench::Scene& scene = bench::scene(scene_name);
-    const float radius = 0.5f * bench::percent_of(variant) * scene.diagonal();
-    for (const trisect::Vec3& center : bench::surface_points(scene, batch_size(variant), 11))
-      spheres.push_back(Sphere{center, radius});
-  }
-  return spheres;
+  return bench::surface_queries<Sphere>(scene_name, variant, 11,
+                                        [](trisect::Vec3 center, float radius) {
+                                          return Sphere{center, radius};
+                                        });
 }
 
 Batch trisect_batch(const std::string& scene_name, const std::string& variant) {
@@ -100,7 +91,7 @@ Batch pointquery_batch(const std::string& scene_name, const std::string& variant
 
 void bench::register_all() {
   for (const std::string& scene : bench::scene_names())
-    for (const std::string& variant : variants) {
+    for (const std::string& variant : bench::size_variants) {
       const auto name = [&](const char* library) {
         return bench::benchmark_name("sphere_query", library, scene, variant, 1);
       };
