@@ -65,8 +65,12 @@ bool quotes_a_long_token(const std::string& message, const std::vector<std::stri
   for (const std::string& argument : arguments) {
     if (argument.size() <= 40 || argument.find(' ') != std::string::npos) continue;
     for (std::size_t at = message.find(argument); at != std::string::npos;
-         at = message.find(argument, at + 1))
-      if (message[at + argument.size()] != ':') return true;
+         at = message.find(argument, at + 1)) {
+      // The cut form is the first 40 characters and "...": an argument whose 41st character
+      // is a dot seems whole in it.
+      const bool cut = message.compare(at + 40, 3, "...") == 0;
+      if (!cut && message[at + argument.size()] != ':') return true;
+    }
   }
   return false;
 }
