@@ -1,4 +1,5 @@
-// Rays: closest hit (ray_closest) and any hit (ray_any), one ray at a time.
+// Rays: closest hit (ray_closest) and any hit (ray_any), one ray at a time, and closest hits
+// of a whole stream of rays (ray_stream) on one thread (t1) and on all (t2).
 //
 // Rays, 4096 per iteration, t in [0, +inf):
 //   primary  from a camera outside the bounds (at the bounds' centre plus one diagonal length
@@ -12,6 +13,14 @@
 //                  flags (RTC_SCENE_FLAG_ROBUST off: Embree's fastest mode), threads=1 device.
 //   embree_robust  the same with RTC_SCENE_FLAG_ROBUST, Embree's watertight mode, the closer
 //                  match to trisect's guarantees.
+// Streams (ray_stream, the same rays, closest hits), inside a tbb::task_arena of N threads:
+//   trisect        trisect::closest_hits over the whole stream (it splits it among the threads).
+//   embree_1       rtcIntersect1 per ray, the stream split into blocks of 256 by
+//                  tbb::parallel_for; embree_8 / embree_16 rtcIntersect8 / rtcIntersect16 on
+//                  packets of consecutive rays; embree_1M rtcIntersect1M on each block. Context
+//                  flag COHERENT for primary rays, INCOHERENT for random ones. Scene as embree.
+//                  With N > 1 a threads=N Embree device is kept alive (Embree caps the
+//                  process's TBB concurrency at its largest device's).
 // Counters:
 //   triangles_per_query  fraction of rays that hit (closest: found a hit; any: occluded)
 //   disagreements        peers: rays where the peer's answer differs from trisect's (hit vs
@@ -23,7 +32,12 @@
 
 #include <trisect/bvh/ray_query.hpp>
 
+#include <trisect/bvh/ray_stream.hpp>
+
 #include <benchmark/benchmark.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <glm/geometric.hpp>
 
@@ -129,6 +143,21 @@ RTCRay to_embree(const Ray& ray) {
   return r;
 }
 
+// Answers rays [begin, end) with rtcIntersect1, one ray at a time.
+void embree_closest_hits(RTCScene scene, RTCIntersectContext& context, const std::vector<Ray>& list,
+                         std::size_t begin, std::size_t end, Answers& answers) {
+  for (std::size_t i = begin; i < end; ++i) {
+    RTCRayHit rayhit{};
+    rayhit.ray = to_embree(list[i]);
+    rayhit.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rayhit.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    rtcIntersect1(scene, &context, &rayhit);
+    answers[i] = rayhit.hit.geomID != RTC_INVALID_GEOMETRY_ID
+                     ? RayAnswer{true, rayhit.hit.primID, rayhit.ray.tfar}
+                     : RayAnswer{};
+  }
+}
+
 Batch embree_batch(const std::string& scene_name, const std::string& variant, bool closest,
                    bool robust) {
   RTCScene scene = bench::embree::cached_triangle_scene(
@@ -138,16 +167,7 @@ Batch embree_batch(const std::string& scene_name, const std::string& variant, bo
     return [scene, &list](Answers& answers) {
       RTCIntersectContext context;
       rtcInitIntersectContext(&context);
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        RTCRayHit rayhit{};
-        rayhit.ray = to_embree(list[i]);
-        rayhit.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-        rayhit.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
-        rtcIntersect1(scene, &context, &rayhit);
-        answers[i] = rayhit.hit.geomID != RTC_INVALID_GEOMETRY_ID
-                         ? RayAnswer{true, rayhit.hit.primID, rayhit.ray.tfar}
-                         : RayAnswer{};
-      }
+      embree_closest_hits(scene, context, list, 0, list.size(), answers);
     };
   return [scene, &list](Answers& answers) {
     RTCIntersectContext context;
@@ -157,6 +177,120 @@ Batch embree_batch(const std::string& scene_name, const std::string& variant, bo
       rtcOccluded1(scene, &context, &ray);
       answers[i] = RayAnswer{ray.tfar < 0, 0, 0};
     }
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streams
+
+constexpr std::size_t stream_block = 256;
+
+RayAnswer from_hit(const std::optional<trisect::Hit>& hit) {
+  return hit ? RayAnswer{true, hit->id, static_cast<float>(hit->t)} : RayAnswer{};
+}
+
+// Answers rays [begin, end) with Embree packets of `width` rays (8 or 16).
+template <class RayHitN, int width, class Intersect>
+void embree_packets(RTCScene scene, RTCIntersectContext& context, const std::vector<Ray>& list,
+                    std::size_t begin, std::size_t end, Answers& answers, Intersect intersect) {
+  for (std::size_t first = begin; first < end; first += width) {
+    RayHitN packet{};
+    alignas(64) int valid[static_cast<std::size_t>(width)];
+    for (int k = 0; k < width; ++k) {
+      const std::size_t i = first + static_cast<std::size_t>(k);
+      valid[k] = i < end ? -1 : 0;
+      const Ray& ray = list[std::min(i, end - 1)];
+      packet.ray.org_x[k] = ray.origin.x;
+      packet.ray.org_y[k] = ray.origin.y;
+      packet.ray.org_z[k] = ray.origin.z;
+      packet.ray.dir_x[k] = ray.direction.x;
+      packet.ray.dir_y[k] = ray.direction.y;
+      packet.ray.dir_z[k] = ray.direction.z;
+      packet.ray.tnear[k] = ray.t_min;
+      packet.ray.tfar[k] = ray.t_max;
+      packet.ray.mask[k] = ~0u;
+      packet.hit.geomID[k] = RTC_INVALID_GEOMETRY_ID;
+      packet.hit.instID[0][k] = RTC_INVALID_GEOMETRY_ID;
+    }
+    intersect(valid, scene, &context, &packet);
+    for (int k = 0; k < width && first + static_cast<std::size_t>(k) < end; ++k)
+      answers[first + static_cast<std::size_t>(k)] =
+          packet.hit.geomID[k] != RTC_INVALID_GEOMETRY_ID
+              ? RayAnswer{true, packet.hit.primID[k], packet.ray.tfar[k]}
+              : RayAnswer{};
+  }
+}
+
+// Answers rays [begin, end) with rtcIntersect1M on one array.
+void embree_stream(RTCScene scene, RTCIntersectContext& context, const std::vector<Ray>& list,
+                   std::size_t begin, std::size_t end, Answers& answers) {
+  std::vector<RTCRayHit> rayhits(end - begin);
+  for (std::size_t i = begin; i < end; ++i) {
+    RTCRayHit& rayhit = rayhits[i - begin];
+    rayhit = RTCRayHit{};
+    rayhit.ray = to_embree(list[i]);
+    rayhit.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rayhit.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+  }
+  rtcIntersect1M(scene, &context, rayhits.data(), static_cast<unsigned>(rayhits.size()),
+                 sizeof(RTCRayHit));
+  for (std::size_t i = begin; i < end; ++i) {
+    const RTCRayHit& rayhit = rayhits[i - begin];
+    answers[i] = rayhit.hit.geomID != RTC_INVALID_GEOMETRY_ID
+                     ? RayAnswer{true, rayhit.hit.primID, rayhit.ray.tfar}
+                     : RayAnswer{};
+  }
+}
+
+// The arena of `threads` threads, made once (with a threads=N Embree device beside it when
+// N > 1, see the file's comment).
+tbb::task_arena& arena(unsigned threads) {
+  static std::map<unsigned, std::unique_ptr<tbb::task_arena>> arenas;
+  static std::map<unsigned, std::unique_ptr<trisect::embree::Device>> devices;
+  auto& slot = arenas[threads];
+  if (!slot) {
+    if (threads > 1) devices[threads] = std::make_unique<trisect::embree::Device>(threads);
+    slot = std::make_unique<tbb::task_arena>(static_cast<int>(threads));
+  }
+  return *slot;
+}
+
+Batch stream_batch(const std::string& scene_name, const std::string& variant,
+                   const std::string& library, unsigned threads) {
+  const std::vector<Ray>& list = rays(scene_name, variant);
+  tbb::task_arena& threads_arena = arena(threads);
+  if (library == "trisect") {
+    const trisect::Bvh& bvh = bench::trisect_bvh(scene_name);
+    return [&bvh, &list, &threads_arena](Answers& answers) {
+      std::vector<std::optional<trisect::Hit>> hits(list.size());
+      threads_arena.execute([&] { trisect::closest_hits(bvh, list, hits); });
+      for (std::size_t i = 0; i < list.size(); ++i) answers[i] = from_hit(hits[i]);
+    };
+  }
+  RTCScene scene = bench::embree::cached_triangle_scene(scene_name, RTC_BUILD_QUALITY_HIGH);
+  const bool coherent = variant == "primary";
+  return [scene, &list, &threads_arena, library, coherent](Answers& answers) {
+    threads_arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, list.size(), stream_block),
+                        [&](const auto& range) {
+                          RTCIntersectContext context;
+                          rtcInitIntersectContext(&context);
+                          context.flags = coherent ? RTC_INTERSECT_CONTEXT_FLAG_COHERENT
+                                                   : RTC_INTERSECT_CONTEXT_FLAG_INCOHERENT;
+                          const std::size_t begin = range.begin(), end = range.end();
+                          if (library == "embree_8") {
+                            embree_packets<RTCRayHit8, 8>(scene, context, list, begin, end, answers,
+                                                          rtcIntersect8);
+                          } else if (library == "embree_16") {
+                            embree_packets<RTCRayHit16, 16>(scene, context, list, begin, end,
+                                                            answers, rtcIntersect16);
+                          } else if (library == "embree_1M") {
+                            embree_stream(scene, context, list, begin, end, answers);
+                          } else {
+                            embree_closest_hits(scene, context, list, begin, end, answers);
+                          }
+                        });
+    });
   };
 }
 
@@ -214,6 +348,23 @@ void register_rays(const std::string& name, std::function<Batch()> make,
 }  // namespace
 
 void bench::register_all() {
+  for (const std::string& scene : bench::scene_names()) {
+    if (scene != "bunny_x16" && scene != "sphere_1m") continue;
+    for (const std::string variant : {"primary", "random"})
+      for (const unsigned threads : {1u, 2u})
+        for (const std::string library :
+             {"trisect", "embree_1", "embree_8", "embree_16", "embree_1M"}) {
+          const auto reference = [scene, variant]() -> const std::vector<RayAnswer>& {
+            return trisect_answers(scene, variant, true);
+          };
+          register_rays(
+              bench::benchmark_name("ray_stream", library, scene, variant, threads),
+              [scene, variant, library, threads] {
+                return stream_batch(scene, variant, library, threads);
+              },
+              reference);
+        }
+  }
   for (const bool closest : {true, false}) {
     const std::string operation = closest ? "ray_closest" : "ray_any";
     for (const std::string& scene : bench::scene_names())

@@ -25,4 +25,8 @@ enum class RayKernel {
 [[nodiscard]] bool any_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray,
                                 QueryStats* stats = nullptr);
 
+/// `for_each_hit` with the given kernel, which must be available.
+bool for_each_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray, HitCallback visit,
+                       QueryStats* stats = nullptr);
+
 }  // namespace trisect::detail

@@ -1,65 +1,60 @@
-// Rays: one traversal source (ray_traversal.inc) compiled as two kernels, portable and AVX2,
-// and closest_hit / any_hit dispatching to the AVX2 one when the processor has AVX2. Both
-// kernels round every operation alike (no fused multiply-add), so they answer identically.
+// Rays: closest_hit, any_hit and for_each_hit as visitors of the ordered walk
+// (ray_visitors.hpp), each compiled over two wide slab tests, portable and AVX2, and dispatched
+// to the AVX2 one when the processor has AVX2 and FMA. Both kernels round every operation alike
+// (see wide_ray_slabs.hpp), so they answer identically.
 #include "ray_kernels.hpp"
+#include "ray_visitors.hpp"
 
-#include "trisect/geometry/ray_aabb.hpp"
-#include "trisect/geometry/ray_triangle.hpp"
-#include "trisect/math/detail/float_rounding.hpp"
-#include "trisect/math/exact.hpp"
-#include "trisect/math/float4.hpp"
+#include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/math/validate.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-#include <array>
-#include <bit>
 #include <cmath>
-#include <cstring>
-#include <limits>
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TRISECT_HAVE_AVX_KERNEL 1
-#include <immintrin.h>
-#else
-#define TRISECT_HAVE_AVX_KERNEL 0
-#endif
+#include <optional>
 
 namespace trisect {
 namespace detail {
 namespace {
 
-/// Exact: the ray meets `triangle` (hit `hit`) strictly before `best` (hit `best_hit`).
-bool is_nearer(const Ray& ray, const RayTriangleHit& hit, const Triangle& triangle,
-               const RayTriangleHit& best_hit, const Triangle& best) {
-  if (hit.t + hit.t_error < best_hit.t - best_hit.t_error) return true;
-  if (hit.t - hit.t_error > best_hit.t + best_hit.t_error) return false;
-  return compare_exact_parameters(ray, best, triangle) < 0;
+/// The answer of `Visitor` over slab test `Slabs` for a valid ray (`args` after the ray go to
+/// the visitor's constructor). Inlined into each kernel's entry point, so that the walk and
+/// the node test are compiled for the entry point's instruction set.
+template <template <class> class Visitor, class Slabs, WalkOrder order, class... Args>
+[[gnu::always_inline]] inline auto walk_ray(const Bvh& bvh, const Ray& ray, QueryStats* stats,
+                                            Args... args) {
+  Visitor<Slabs> visitor(bvh, ray, args...);
+  if (ray.t_min <= ray.t_max) ordered_walk<order>(bvh, visitor, stats);
+  return visitor.result();
 }
 
-}  // namespace
+std::optional<Hit> closest_hit_four(const Bvh& bvh, const Ray& ray, QueryStats* stats) {
+  return walk_ray<ClosestHitVisitor, FourLaneRaySlabs, WalkOrder::nearest_first>(bvh, ray, stats);
+}
+bool any_hit_four(const Bvh& bvh, const Ray& ray, QueryStats* stats) {
+  return walk_ray<AnyHitVisitor, FourLaneRaySlabs, WalkOrder::lane_order>(bvh, ray, stats);
+}
+bool every_hit_four(const Bvh& bvh, const Ray& ray, HitCallback visit, QueryStats* stats) {
+  return walk_ray<EveryHitVisitor, FourLaneRaySlabs, WalkOrder::nearest_first>(bvh, ray, stats,
+                                                                               visit);
+}
 
-namespace four_lane {
-#define RAY_KERNEL_TARGET
-#define RAY_KERNEL_AVX 0
-#include "ray_traversal.inc"
-#undef RAY_KERNEL_AVX
-#undef RAY_KERNEL_TARGET
-}  // namespace four_lane
-
-#if TRISECT_HAVE_AVX_KERNEL
-namespace eight_lane {
-#define RAY_KERNEL_TARGET __attribute__((target("avx2")))
-#define RAY_KERNEL_AVX 1
-#include "ray_traversal.inc"
-#undef RAY_KERNEL_AVX
-#undef RAY_KERNEL_TARGET
-}  // namespace eight_lane
+#if TRISECT_HAVE_AVX2_KERNEL
+TRISECT_AVX2_TARGET std::optional<Hit> closest_hit_eight(const Bvh& bvh, const Ray& ray,
+                                                         QueryStats* stats) {
+  return walk_ray<ClosestHitVisitor, EightLaneRaySlabs, WalkOrder::nearest_first>(bvh, ray, stats);
+}
+TRISECT_AVX2_TARGET bool any_hit_eight(const Bvh& bvh, const Ray& ray, QueryStats* stats) {
+  return walk_ray<AnyHitVisitor, EightLaneRaySlabs, WalkOrder::lane_order>(bvh, ray, stats);
+}
+TRISECT_AVX2_TARGET bool every_hit_eight(const Bvh& bvh, const Ray& ray, HitCallback visit,
+                                         QueryStats* stats) {
+  return walk_ray<EveryHitVisitor, EightLaneRaySlabs, WalkOrder::nearest_first>(bvh, ray, stats,
+                                                                                visit);
+}
 #endif
-
-namespace {
 
 // Throws like `validate(ray, "ray query")`, with the valid case decided inline: a ray is
 // cheap to answer, and the message-building call costs as much as a short traversal.
@@ -91,18 +86,18 @@ void require_valid(const Ray& ray) {
   validate(ray, "ray query");  // throws with the details
 }
 
-#if TRISECT_HAVE_AVX_KERNEL
+#if TRISECT_HAVE_AVX2_KERNEL
 // Read at every query; set before main. A query made by another static initializer before
 // this one runs sees false and takes the portable kernel, which answers the same.
 // __builtin_cpu_init first: static initializers may run before the compiler runtime's own.
 const bool processor_has_avx2_kernel = [] {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") != 0;
+  return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
 }();
 #endif
 
 bool processor_has_avx2() noexcept {
-#if TRISECT_HAVE_AVX_KERNEL
+#if TRISECT_HAVE_AVX2_KERNEL
   return processor_has_avx2_kernel;
 #else
   return false;
@@ -122,20 +117,34 @@ RayKernel chosen_ray_kernel() noexcept {
 std::optional<Hit> closest_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray,
                                     QueryStats* stats) {
   require_valid(ray);
-#if TRISECT_HAVE_AVX_KERNEL
-  if (kernel == RayKernel::eight_lane) return eight_lane::closest_hit(bvh, ray, stats);
+#if TRISECT_HAVE_AVX2_KERNEL
+  if (kernel == RayKernel::eight_lane) return closest_hit_eight(bvh, ray, stats);
 #endif
   (void)kernel;
-  return four_lane::closest_hit(bvh, ray, stats);
+  return closest_hit_four(bvh, ray, stats);
 }
 
 bool any_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray, QueryStats* stats) {
   require_valid(ray);
-#if TRISECT_HAVE_AVX_KERNEL
-  if (kernel == RayKernel::eight_lane) return eight_lane::any_hit(bvh, ray, stats);
+#if TRISECT_HAVE_AVX2_KERNEL
+  if (kernel == RayKernel::eight_lane) return any_hit_eight(bvh, ray, stats);
 #endif
   (void)kernel;
-  return four_lane::any_hit(bvh, ray, stats);
+  return any_hit_four(bvh, ray, stats);
+}
+
+bool for_each_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray, HitCallback visit,
+                       QueryStats* stats) {
+  require_valid(ray);
+#if TRISECT_HAVE_AVX2_KERNEL
+  if (kernel == RayKernel::eight_lane) return every_hit_eight(bvh, ray, visit, stats);
+#endif
+  (void)kernel;
+  return every_hit_four(bvh, ray, visit, stats);
+}
+
+bool for_each_hit(const Bvh& bvh, const Ray& ray, HitCallback visit, QueryStats* stats) {
+  return for_each_hit_with(chosen_ray_kernel(), bvh, ray, visit, stats);
 }
 
 }  // namespace detail

@@ -4,6 +4,7 @@
 
 #include "trisect/bvh/collect.hpp"
 #include "trisect/bvh/ray_query.hpp"
+#include "trisect/bvh/ray_stream.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -39,15 +40,12 @@ template <QueryShape Shape>
   return answers;
 }
 
-/// For each ray, `closest_hit`; validated first like `collect_touching_batch`.
+/// For each ray, `closest_hit`, by `closest_hits` (ray_stream.hpp): validated first like
+/// `collect_touching_batch`, answered in parallel.
 [[nodiscard]] inline std::vector<std::optional<Hit>> closest_hit_batch(const Bvh& bvh,
                                                                        std::span<const Ray> rays) {
-  for (std::size_t i = 0; i < rays.size(); ++i) validate(rays[i], "batch ray " + std::to_string(i));
   std::vector<std::optional<Hit>> answers(rays.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rays.size()), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i)
-      answers[i] = closest_hit(bvh, rays[i]);
-  });
+  closest_hits(bvh, rays, answers);
   return answers;
 }
 

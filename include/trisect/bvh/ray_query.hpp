@@ -6,7 +6,10 @@
 #include "trisect/bvh/query_stats.hpp"
 #include "trisect/math/ray.hpp"
 
+#include <concepts>
+#include <memory>
 #include <optional>
+#include <type_traits>
 
 namespace trisect {
 
@@ -24,8 +27,8 @@ struct Hit {
 /// a shared edge or vertex hits there; a ray in a triangle's plane does not hit it); nothing
 /// when it misses (also when t_min > t_max). The triangle has the smallest exact t (any of
 /// them when several tie). Throws `InvalidInput` for NaN/Inf or a zero direction. Const
-/// and thread-safe. Uses 8-lane AVX2 node tests where the processor has AVX2 (chosen once, at
-/// run time), 4-lane SSE ones otherwise; both give the same answers.
+/// and thread-safe. Uses 8-lane AVX2 node tests where the processor has AVX2 and FMA (chosen once,
+/// at run time), 4-lane SSE ones otherwise; both give the same answers.
 [[nodiscard]] std::optional<Hit> closest_hit(const Bvh& bvh, const Ray& ray,
                                              QueryStats* stats = nullptr);
 
@@ -33,5 +36,40 @@ struct Hit {
 /// `closest_hit` decides hits; stops at the first hit found. Throws `InvalidInput` like
 /// `closest_hit`.
 [[nodiscard]] bool any_hit(const Bvh& bvh, const Ray& ray, QueryStats* stats = nullptr);
+
+namespace detail {
+
+/// A reference to a caller's callable `bool(const Hit&)`, which must outlive it (the callable
+/// behind `for_each_hit`, without making the ray kernels templates).
+class HitCallback {
+ public:
+  template <class Visit>
+  requires(!std::is_same_v<std::remove_cvref_t<Visit>, HitCallback>) explicit HitCallback(
+      Visit& visit) noexcept
+      : context_(const_cast<void*>(static_cast<const void*>(std::addressof(visit)))),
+        call_([](void* context, const Hit& hit) {
+          return static_cast<bool>((*static_cast<Visit*>(context))(hit));
+        }) {}
+  bool operator()(const Hit& hit) const { return call_(context_, hit); }
+
+ private:
+  void* context_;
+  bool (*call_)(void*, const Hit&);
+};
+
+/// `for_each_hit` behind its template.
+bool for_each_hit(const Bvh& bvh, const Ray& ray, HitCallback visit, QueryStats* stats);
+
+}  // namespace detail
+
+/// Calls `visit(hit)` for every triangle of non-zero area that `ray` hits for t in
+/// [t_min, t_max], exactly as `closest_hit` decides hits, once per triangle, in no particular
+/// order (roughly nearest first), until `visit` returns false. Returns false when stopped, true
+/// otherwise. Throws `InvalidInput` like `closest_hit`; exceptions from `visit` pass through.
+template <class Visit>
+requires std::predicate<Visit&, const Hit&>
+bool for_each_hit(const Bvh& bvh, const Ray& ray, Visit&& visit, QueryStats* stats = nullptr) {
+  return detail::for_each_hit(bvh, ray, detail::HitCallback(visit), stats);
+}
 
 }  // namespace trisect

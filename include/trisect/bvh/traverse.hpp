@@ -6,7 +6,6 @@
 #include "trisect/bvh/detail/traverse.hpp"
 #include "trisect/bvh/query_stats.hpp"
 #include "trisect/bvh/triangle_query.hpp"
-#include "trisect/math/exact.hpp"
 
 #include <array>
 #include <bit>
@@ -28,7 +27,7 @@ template <TriangleQuery Query, TriangleVisitor Visit>
 bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
                        QueryStats* stats = nullptr) {
   if (bvh.empty()) return true;
-  const std::uint64_t fallbacks_before = stats != nullptr ? exact::fallback_count() : 0;
+  const detail::StatsRecorder recorder(stats);
   QueryStats local;
   // Depth-first work list. Nodes move from its top into a small FIFO, where they wait while
   // their memory, prefetched on the move, arrives; leaves wait likewise in their own FIFO
@@ -96,12 +95,7 @@ bool for_each_touching(const Bvh& bvh, const Query& query, Visit&& visit,
     const detail::SlotRange oldest = leaves.pop();
     completed = detail::report_slots(bvh, query, visit, oldest.begin, oldest.end, false, local);
   }
-  if (stats != nullptr) {
-    stats->nodes_visited += local.nodes_visited;
-    stats->triangles_tested += local.triangles_tested;
-    stats->triangles_inside += local.triangles_inside;
-    stats->exact_fallbacks += exact::fallback_count() - fallbacks_before;
-  }
+  recorder.add(local);
   return completed;
 }
 

@@ -1,12 +1,14 @@
 #pragma once
 /// \file
-/// The pieces of the set walk (`for_each_touching`, traverse.hpp): per-query dispatch of the
-/// child and lane tests, prefetching, and the walk's queues. Not part of the API (installed
+/// The pieces of the two walks (`for_each_touching`, traverse.hpp; `OrderedWalk`,
+/// ordered_walk.hpp): per-query dispatch of the set walk's child and lane tests, prefetching,
+/// the set walk's queues, and the statistics both report. Not part of the API (installed
 /// because the walk is an inline template; no stability promised).
 
 #include "trisect/bvh/bvh.hpp"
 #include "trisect/bvh/query_stats.hpp"
 #include "trisect/bvh/triangle_query.hpp"
+#include "trisect/math/exact.hpp"
 
 #include <array>
 #include <bit>
@@ -51,19 +53,44 @@ template <TriangleQuery Query>
   }
 }
 
+/// Asks for the triangles of the leaf slots [begin, end) (begin < end).
+[[gnu::always_inline]] inline void prefetch_slots(const Bvh& bvh, std::uint32_t begin,
+                                                  std::uint32_t end) noexcept {
+  const char* at = static_cast<const char*>(bvh.triangles.address(begin));
+  const char* last = static_cast<const char*>(bvh.triangles.address(end));
+  for (; at < last; at += 64) __builtin_prefetch(at);
+  __builtin_prefetch(last - 1);
+}
+
 /// Asks for the triangles of the leaf children in `mask`; `end` is the end of the node's
 /// slot range.
-inline void prefetch_leaves(const Bvh& bvh, const WideNode& node, unsigned mask,
-                            std::uint32_t end) noexcept {
+[[gnu::always_inline]] inline void prefetch_leaves(const Bvh& bvh, const WideNode& node,
+                                                   unsigned mask, std::uint32_t end) noexcept {
   for (; mask != 0; mask &= mask - 1) {
     const int i = std::countr_zero(mask);
-    if (node.child[i] != WideNode::leaf) continue;
-    const char* at = static_cast<const char*>(bvh.triangles.address(node.first[i]));
-    const char* last = static_cast<const char*>(bvh.triangles.address(node.child_end(i, end)));
-    for (; at < last; at += 64) __builtin_prefetch(at);
-    __builtin_prefetch(last - 1);
+    if (node.child[i] == WideNode::leaf) prefetch_slots(bvh, node.first[i], node.child_end(i, end));
   }
 }
+
+/// Adds one walk's counts to the caller's `QueryStats`, if any, with the exact fallbacks this
+/// thread took between the recorder's construction and `add`.
+class StatsRecorder {
+ public:
+  explicit StatsRecorder(QueryStats* stats) noexcept
+      : stats_(stats), fallbacks_before_(stats != nullptr ? exact::fallback_count() : 0) {}
+  /// Adds `counts` (nodes, triangles tested and inside) and the fallbacks since construction.
+  void add(const QueryStats& counts) const noexcept {
+    if (stats_ == nullptr) return;
+    stats_->nodes_visited += counts.nodes_visited;
+    stats_->triangles_tested += counts.triangles_tested;
+    stats_->triangles_inside += counts.triangles_inside;
+    stats_->exact_fallbacks += exact::fallback_count() - fallbacks_before_;
+  }
+
+ private:
+  QueryStats* stats_;
+  std::uint64_t fallbacks_before_;
+};
 
 /// A first-in first-out queue of at most `Capacity` values (a power of two).
 template <class T, std::size_t Capacity>
@@ -101,7 +128,7 @@ struct NodeEntry {
 };
 
 /// Asks for a wide node's cache lines.
-inline void prefetch_node(const Bvh& bvh, std::uint32_t index) noexcept {
+[[gnu::always_inline]] inline void prefetch_node(const Bvh& bvh, std::uint32_t index) noexcept {
   const char* at = reinterpret_cast<const char*>(bvh.wide.data() + index);
   for (std::size_t line = 0; line < sizeof(WideNode); line += 64) __builtin_prefetch(at + line);
 }

@@ -1,0 +1,169 @@
+#pragma once
+/// \file
+/// The ordered walk: the BVH's second walk (the set walk is `for_each_touching`), for queries
+/// that look for the nearest answers under a bound they shrink as they find them: rays (the
+/// bound is t_max), closest points (the radius), distances. Nearest child first, depth first,
+/// with early exit; the query is a visitor that decides which children to enter and what a
+/// leaf holds. One step at a time (`OrderedWalk::step`), so that a stream of queries can
+/// interleave their walks and hide the memory latency of one behind the others' work.
+
+#include "trisect/bvh/bvh.hpp"
+#include "trisect/bvh/detail/traverse.hpp"
+#include "trisect/bvh/query_stats.hpp"
+
+#include <array>
+#include <bit>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+namespace trisect {
+
+/// What the ordered walk asks of a query. A key is a lower bound of the query's measure (a
+/// ray's entry parameter, a squared distance) over everything inside a child's box; the walk
+/// enters a child only while its key is at most `bound()`, so a visitor that lowers its bound
+/// as it finds answers prunes the rest of the tree.
+///
+/// - `bound()`: the current bound (may only shrink during a walk);
+/// - `enter(node, keys)`: bit i set for each child i of `node` that may hold an answer
+///   within the bound (bits of unused lanes are ignored), `keys[i]` its key;
+/// - `visit_leaf(begin, end)`: tests the triangles of slots [begin, end); false stops the walk.
+template <class Visitor>
+concept OrderedWalkVisitor = requires(Visitor& visitor, const WideNode& node,
+                                      float (&keys)[WideNode::width], std::uint32_t slot) {
+  { visitor.bound() } -> std::convertible_to<float>;
+  { visitor.enter(node, keys) } -> std::same_as<unsigned>;
+  { visitor.visit_leaf(slot, slot) } -> std::same_as<bool>;
+};
+
+/// In which order the walk enters the children a visitor chose.
+enum class WalkOrder {
+  nearest_first,  ///< Smallest key first: for visitors that shrink their bound.
+  lane_order,     ///< Last lane first, unsorted: for visitors that stop at the first answer.
+};
+
+/// A node or leaf an ordered walk will visit: its child reference, slot range and key.
+struct WalkEntry {
+  std::uint32_t child;  ///< A wide node's index, or `WideNode::leaf`.
+  std::uint32_t begin;  ///< First slot below it.
+  std::uint32_t end;    ///< One past its last slot.
+  float key;            ///< The visitor's key for it.
+};
+
+/// The stack of one ordered walk (about 11 KiB): the builder bounds the depth by
+/// `max_bvh_depth` and each level adds at most seven entries.
+using WalkStack = std::array<WalkEntry, (WideNode::width - 1) * (max_bvh_depth + 1) + 1>;
+
+/// A walk in progress over `bvh` for one visitor, on a stack of the caller's (kept apart so
+/// that the walk's own few values stay in registers).
+template <OrderedWalkVisitor Visitor, WalkOrder order = WalkOrder::nearest_first>
+class OrderedWalk {
+ public:
+  /// A walk that starts at the root (nothing to do when `bvh` is empty). `bvh`, `visitor` and
+  /// `stack` must outlive it, and `stack` serve no other walk meanwhile.
+  OrderedWalk(const Bvh& bvh, Visitor& visitor, WalkStack& stack) noexcept
+      : bvh_(&bvh), visitor_(&visitor), stack_(stack.data()) {
+    if (bvh.empty()) return;
+    current_ = {0, 0, static_cast<std::uint32_t>(bvh.size()),
+                -std::numeric_limits<float>::infinity()};
+    active_ = true;
+  }
+
+  /// Enters one wide node or visits one leaf (or skips one the bound now excludes), and
+  /// prefetches what comes next. False once the walk is over: everything within the bound
+  /// visited, or the visitor stopped it.
+  [[gnu::always_inline]] bool step() {
+    if (!active_) return false;
+    if (current_.key <= visitor_->bound()) {
+      if (current_.child == WideNode::leaf) {
+        counts_.triangles_tested += current_.end - current_.begin;
+        if (!visitor_->visit_leaf(current_.begin, current_.end)) return stop();
+      } else if (enter_node()) {
+        return true;  // went straight on to the node's one chosen child
+      }
+    }
+    return pop();
+  }
+
+  /// True until the walk is over.
+  [[nodiscard]] bool active() const noexcept { return active_; }
+  /// This walk's counts so far: wide nodes entered and triangles in the leaves visited.
+  [[nodiscard]] const QueryStats& counts() const noexcept { return counts_; }
+
+ private:
+  using Entry = WalkEntry;
+
+  // Asks for the memory of a child about to be visited.
+  [[gnu::always_inline]] void prefetch(const Entry& entry) const noexcept {
+    if (entry.child == WideNode::leaf)
+      detail::prefetch_slots(*bvh_, entry.begin, entry.begin + 2);
+    else
+      detail::prefetch_node(*bvh_, entry.child);
+  }
+
+  // Tests the current node's children; true when exactly one was chosen and became current.
+  [[gnu::always_inline]] bool enter_node() {
+    const WideNode& node = bvh_->wide[current_.child];
+    ++counts_.nodes_visited;
+    alignas(32) float keys[WideNode::width];
+    const unsigned mask = visitor_->enter(node, keys) & node.used_mask();
+    const auto entry = [&](int i) {
+      return Entry{node.child[i], node.first[i], node.child_end(i, current_.end), keys[i]};
+    };
+    if (mask != 0 && (mask & (mask - 1)) == 0) {
+      current_ = entry(std::countr_zero(mask));
+      prefetch(current_);  // for interleaved walks, whose next step is another's
+      return true;
+    }
+    // Pushed farthest first (insertion by key), so that the nearest is popped next.
+    const std::size_t base = top_;
+    for (unsigned bits = mask; bits != 0; bits &= bits - 1) {
+      const Entry child = entry(std::countr_zero(bits));
+      prefetch(child);
+      std::size_t at = top_++;
+      while (order == WalkOrder::nearest_first && at > base && stack_[at - 1].key < child.key) {
+        stack_[at] = stack_[at - 1];
+        --at;
+      }
+      stack_[at] = child;
+    }
+    return false;
+  }
+
+  bool pop() noexcept {
+    active_ = top_ > 0;
+    if (active_) current_ = stack_[--top_];
+    return active_;
+  }
+
+  bool stop() noexcept {
+    active_ = false;
+    top_ = 0;
+    return false;
+  }
+
+  const Bvh* bvh_;
+  Visitor* visitor_;
+  Entry current_{};
+  bool active_ = false;
+  WalkEntry* stack_;
+  std::size_t top_ = 0;
+  QueryStats counts_;
+};
+
+/// Walks `bvh` for `visitor` to the end (see `OrderedWalk`). When `stats` is given, adds the
+/// walk's counts to it: `nodes_visited` the wide nodes entered, `triangles_tested` the
+/// triangles of the leaves visited, `exact_fallbacks` those taken on this thread meanwhile.
+template <WalkOrder order = WalkOrder::nearest_first, OrderedWalkVisitor Visitor>
+[[gnu::always_inline]] inline void ordered_walk(const Bvh& bvh, Visitor& visitor,
+                                                QueryStats* stats = nullptr) {
+  const detail::StatsRecorder recorder(stats);
+  WalkStack stack;
+  OrderedWalk<Visitor, order> walk(bvh, visitor, stack);
+  while (walk.step()) {
+  }
+  recorder.add(walk.counts());
+}
+
+}  // namespace trisect

@@ -1,0 +1,147 @@
+#pragma once
+// The slab test of `RaySlabs` for all eight children of a wide node at once, in two forms: four
+// lanes at a time (SSE on x86-64, scalar elsewhere) and, where the compiler can target it, eight
+// lanes in one AVX2 operation per row. Both evaluate the same float operations in the same
+// order (no fused multiply-add: this header is compiled with -ffp-contract=off), but for the
+// eight-lane decode of a face, one fused multiply-add, which gives the same float as the four
+// lanes' multiplication and addition (the product is exact, see `WideNode`); so they choose the
+// same children and give the same entry parameters. Internal to the library.
+#include "trisect/bvh/wide_node.hpp"
+#include "trisect/geometry/ray_aabb.hpp"
+#include "trisect/math/float4.hpp"
+
+#include <cstring>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TRISECT_HAVE_AVX2_KERNEL 1
+#define TRISECT_AVX2_TARGET __attribute__((target("avx2,fma")))
+#include <immintrin.h>
+#else
+#define TRISECT_HAVE_AVX2_KERNEL 0
+#endif
+
+namespace trisect::detail {
+
+/// The per-ray constants of the wide slab test. Each axis's entry and exit rows of
+/// `WideNode::faces` are picked once per ray by the direction's sign. With the same
+/// conservative widening and the same treatment of NaN as `RaySlabs::overlaps` (max/min
+/// return their second operand when either is NaN: an axis the ray does not move along and
+/// whose plane holds the origin does not constrain it).
+struct WideRayRows {
+  float origin[3];
+  float inverse[3];
+  int entry_row[3];
+  int exit_row[3];
+  bool nonnegative_t;  // t_min >= 0: every entry is >= 0, widening is one multiplication
+
+  static WideRayRows of(const RaySlabs& slabs, float t_min) noexcept {
+    WideRayRows rows{};
+    for (int axis = 0; axis < 3; ++axis) {
+      rows.origin[axis] = slabs.origin[axis];
+      rows.inverse[axis] = slabs.inverse[axis];
+      rows.entry_row[axis] = 2 * axis + (slabs.negative[axis] ? 1 : 0);
+      rows.exit_row[axis] = 2 * axis + (slabs.negative[axis] ? 0 : 1);
+    }
+    rows.nonnegative_t = t_min >= 0;
+    return rows;
+  }
+};
+
+// Widening [entered, exited] outwards by `RaySlabs::relative_slack` of each end's magnitude:
+// with t_min >= 0, entered >= 0 and the lower end scales down by (1 - slack); a negative exited
+// scaled by (1 + slack) moves inwards instead, but stays below entered either way, so the
+// answer (a miss) is the same.
+
+/// The wide slab test four lanes at a time.
+struct FourLaneRaySlabs {
+  WideRayRows rows;
+
+  static FourLaneRaySlabs of(const Ray& ray) noexcept {
+    return {WideRayRows::of(RaySlabs::of(ray), ray.t_min)};
+  }
+
+  /// Bit i set when the ray, for t in [t_min, t_max], may touch child i (used or not); `near[i]`
+  /// receives its entry parameter.
+  unsigned children(const WideNode& node, float t_min, float t_max,
+                    float (&near)[WideNode::width]) const noexcept {
+    unsigned mask = 0;
+    for (int group = 0; group < WideNode::groups; ++group) {
+      Float4 entered = Float4::splat(t_min), exited = Float4::splat(t_max);
+      for (int axis = 0; axis < 3; ++axis) {
+        const Float4 from = Float4::splat(rows.origin[axis]);
+        const Float4 scale = Float4::splat(rows.inverse[axis]);
+        const Float4 entry = (node.face_row(rows.entry_row[axis], group) - from) * scale;
+        const Float4 exit = (node.face_row(rows.exit_row[axis], group) - from) * scale;
+        entered = max_ignoring_nan(entry, entered);
+        exited = min_ignoring_nan(exit, exited);
+      }
+      if (rows.nonnegative_t) {
+        entered = entered * Float4::splat(1.0f - RaySlabs::relative_slack);
+        exited = exited * Float4::splat(1.0f + RaySlabs::relative_slack);
+      } else {
+        const Float4 slack = Float4::splat(RaySlabs::relative_slack);
+        entered = entered - abs(entered) * slack;
+        exited = exited + abs(exited) * slack;
+      }
+      std::memcpy(near + 4 * group, &entered, 4 * sizeof(float));
+      mask |= less_equal_mask(entered, exited) << (4 * group);
+    }
+    return mask;
+  }
+};
+
+#if TRISECT_HAVE_AVX2_KERNEL
+/// The wide slab test with all eight lanes in one AVX2 operation per row. Its functions carry
+/// the AVX2 and FMA target: only code that runs after checking the processor may call them.
+struct EightLaneRaySlabs {
+  WideRayRows rows;
+  __m256 origin_lanes[3];   // rows.origin[axis] in every lane, broadcast once per ray
+  __m256 inverse_lanes[3];  // rows.inverse[axis] in every lane
+
+  TRISECT_AVX2_TARGET static EightLaneRaySlabs of(const Ray& ray) noexcept {
+    EightLaneRaySlabs slabs{WideRayRows::of(RaySlabs::of(ray), ray.t_min), {}, {}};
+    for (int axis = 0; axis < 3; ++axis) {
+      slabs.origin_lanes[axis] = _mm256_set1_ps(slabs.rows.origin[axis]);
+      slabs.inverse_lanes[axis] = _mm256_set1_ps(slabs.rows.inverse[axis]);
+    }
+    return slabs;
+  }
+
+  /// The decoded faces `row` (on `axis`) of all eight lanes: the floats of
+  /// `WideNode::face_row`, by one fused multiply-add (the product being exact, the same float).
+  TRISECT_AVX2_TARGET static __m256 face_lanes(const WideNode& node, int row, int axis) noexcept {
+    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(node.faces[row]));
+    const __m256 steps = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
+    return _mm256_fmadd_ps(steps, _mm256_set1_ps(node.step(axis)),
+                           _mm256_set1_ps(node.origin[axis]));
+  }
+
+  /// As `FourLaneRaySlabs::children`, the same bits and parameters.
+  TRISECT_AVX2_TARGET unsigned children(const WideNode& node, float t_min, float t_max,
+                                        float (&near)[WideNode::width]) const noexcept {
+    __m256 entered = _mm256_set1_ps(t_min), exited = _mm256_set1_ps(t_max);
+    for (int axis = 0; axis < 3; ++axis) {
+      const __m256 from = origin_lanes[axis], scale = inverse_lanes[axis];
+      const __m256 entry =
+          _mm256_mul_ps(_mm256_sub_ps(face_lanes(node, rows.entry_row[axis], axis), from), scale);
+      const __m256 exit =
+          _mm256_mul_ps(_mm256_sub_ps(face_lanes(node, rows.exit_row[axis], axis), from), scale);
+      entered = _mm256_max_ps(entry, entered);
+      exited = _mm256_min_ps(exit, exited);
+    }
+    if (rows.nonnegative_t) {
+      entered = _mm256_mul_ps(entered, _mm256_set1_ps(1.0f - RaySlabs::relative_slack));
+      exited = _mm256_mul_ps(exited, _mm256_set1_ps(1.0f + RaySlabs::relative_slack));
+    } else {
+      const __m256 slack = _mm256_set1_ps(RaySlabs::relative_slack);
+      const __m256 sign = _mm256_set1_ps(-0.0f);
+      entered = _mm256_sub_ps(entered, _mm256_mul_ps(_mm256_andnot_ps(sign, entered), slack));
+      exited = _mm256_add_ps(exited, _mm256_mul_ps(_mm256_andnot_ps(sign, exited), slack));
+    }
+    _mm256_store_ps(near, entered);
+    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(entered, exited, _CMP_LE_OQ)));
+  }
+};
+#endif
+
+}  // namespace trisect::detail
