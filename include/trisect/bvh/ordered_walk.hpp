@@ -40,7 +40,10 @@ concept OrderedWalkVisitor = requires(Visitor& visitor, const WideNode& node,
 /// In which order the walk enters the children a visitor chose.
 enum class WalkOrder {
   nearest_first,  ///< Smallest key first: for visitors that shrink their bound.
-  lane_order,     ///< Last lane first, unsorted: for visitors that stop at the first answer.
+  /// Last lane first, unsorted: for visitors that stop at the first answer, where sorting
+  /// costs more than it saves (measured on any-hit rays: even choosing the nearest child
+  /// first was slower).
+  lane_order,
 };
 
 /// A node or leaf an ordered walk will visit: its child reference, slot range and key.
@@ -80,7 +83,7 @@ class OrderedWalk {
         counts_.triangles_tested += current_.end - current_.begin;
         if (!visitor_->visit_leaf(current_.begin, current_.end)) return stop();
       } else if (enter_node()) {
-        return true;  // went straight on to the node's one chosen child
+        return true;  // went straight on to one of the node's children
       }
     }
     return pop();
@@ -102,24 +105,30 @@ class OrderedWalk {
       detail::prefetch_node(*bvh_, entry.child);
   }
 
-  // Tests the current node's children; true when exactly one was chosen and became current.
+  // Tests the current node's children; true when the walk went on into one of them (the
+  // nearest, or with `lane_order` the last lane), the others pushed (sorted by key with
+  // `nearest_first`).
   [[gnu::always_inline]] bool enter_node() {
     const WideNode& node = bvh_->wide[current_.child];
     ++counts_.nodes_visited;
     alignas(32) float keys[WideNode::width];
-    const unsigned mask = visitor_->enter(node, keys) & node.used_mask();
+    unsigned mask = visitor_->enter(node, keys) & node.used_mask();
+    if (mask == 0) return false;
     const auto entry = [&](int i) {
       return Entry{node.child[i], node.first[i], node.child_end(i, current_.end), keys[i]};
     };
-    if (mask != 0 && (mask & (mask - 1)) == 0) {
-      current_ = entry(std::countr_zero(mask));
-      prefetch(current_);  // for interleaved walks, whose next step is another's
-      return true;
+    int next = static_cast<int>(std::bit_width(mask)) - 1;
+    if constexpr (order == WalkOrder::nearest_first) {
+      for (unsigned bits = mask & ~(1u << next); bits != 0; bits &= bits - 1) {
+        const int i = std::countr_zero(bits);
+        if (keys[i] < keys[next]) next = i;
+      }
     }
-    // Pushed farthest first (insertion by key), so that the nearest is popped next.
+    mask &= ~(1u << next);
+    // The others pushed farthest first (insertion by key), so that the nearest is popped next.
     const std::size_t base = top_;
-    for (unsigned bits = mask; bits != 0; bits &= bits - 1) {
-      const Entry child = entry(std::countr_zero(bits));
+    for (; mask != 0; mask &= mask - 1) {
+      const Entry child = entry(std::countr_zero(mask));
       prefetch(child);
       std::size_t at = top_++;
       while (order == WalkOrder::nearest_first && at > base && stack_[at - 1].key < child.key) {
@@ -128,7 +137,9 @@ class OrderedWalk {
       }
       stack_[at] = child;
     }
-    return false;
+    current_ = entry(next);
+    prefetch(current_);  // for interleaved walks, whose next step is another's
+    return true;
   }
 
   bool pop() noexcept {
