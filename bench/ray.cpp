@@ -311,16 +311,35 @@ bool disagree(const RayAnswer& peer, const RayAnswer& reference) {
   return std::fabs(peer.t - reference.t) > 1e-5f * std::fabs(reference.t);
 }
 
-// Registers one ray benchmark; `make` runs on its first run, like bench::register_batch.
+// trisect's walk per ray over the benchmark's rays (untimed): wide nodes entered and
+// triangles in the leaves visited.
+trisect::QueryStats walk_counts(const std::string& scene_name, const std::string& variant,
+                                bool closest) {
+  const trisect::Bvh& bvh = bench::trisect_bvh(scene_name);
+  trisect::QueryStats stats;
+  for (const Ray& ray : rays(scene_name, variant)) {
+    if (closest)
+      benchmark::DoNotOptimize(trisect::closest_hit(bvh, ray, &stats));
+    else
+      benchmark::DoNotOptimize(trisect::any_hit(bvh, ray, &stats));
+  }
+  return stats;
+}
+
+// Registers one ray benchmark; `make` runs on its first run, like bench::register_batch. With
+// `counts`, the counters nodes_per_ray and triangles_per_ray report what it returns per ray.
 void register_rays(const std::string& name, std::function<Batch()> make,
-                   std::function<const Answers&()> reference) {
+                   std::function<const Answers&()> reference,
+                   std::function<trisect::QueryStats()> counts = {}) {
   struct Slot {
     Batch batch;
     Answers answers;
     double hit_fraction = 0, disagreements = 0;
+    trisect::QueryStats stats;
   };
   const auto slot = std::make_shared<Slot>();
-  benchmark::RegisterBenchmark(name.c_str(), [slot, make, reference](benchmark::State& state) {
+  benchmark::RegisterBenchmark(name.c_str(), [slot, make, reference,
+                                              counts](benchmark::State& state) {
     if (!slot->batch) {
       slot->batch = make();
       slot->answers.resize(ray_count);
@@ -333,6 +352,7 @@ void register_rays(const std::string& name, std::function<Batch()> make,
         for (std::size_t i = 0; i < ray_count; ++i)
           slot->disagreements += disagree(slot->answers[i], expected[i]);
       }
+      if (counts) slot->stats = counts();
     }
     for (auto _ : state) {
       slot->batch(slot->answers);
@@ -342,6 +362,11 @@ void register_rays(const std::string& name, std::function<Batch()> make,
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(ray_count));
     state.counters["triangles_per_query"] = slot->hit_fraction;
     if (reference) state.counters["disagreements"] = slot->disagreements;
+    if (counts) {
+      state.counters["nodes_per_ray"] = double(slot->stats.nodes_visited) / double(ray_count);
+      state.counters["triangles_per_ray"] =
+          double(slot->stats.triangles_tested) / double(ray_count);
+    }
   })->Unit(benchmark::kMillisecond);
 }
 
@@ -375,9 +400,10 @@ void bench::register_all() {
         const auto reference = [scene, variant, closest]() -> const std::vector<RayAnswer>& {
           return trisect_answers(scene, variant, closest);
         };
-        register_rays(name("trisect"),
-                      [scene, variant, closest] { return trisect_batch(scene, variant, closest); },
-                      {});
+        register_rays(
+            name("trisect"),
+            [scene, variant, closest] { return trisect_batch(scene, variant, closest); }, {},
+            [scene, variant, closest] { return walk_counts(scene, variant, closest); });
         register_rays(
             name("embree"),
             [scene, variant, closest] { return embree_batch(scene, variant, closest, false); },

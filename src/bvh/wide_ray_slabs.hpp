@@ -11,6 +11,7 @@
 #include "trisect/math/float4.hpp"
 
 #include <cstring>
+#include <limits>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define TRISECT_HAVE_AVX2_KERNEL 1
@@ -98,12 +99,34 @@ struct EightLaneRaySlabs {
   __m256 origin_lanes[3];   // rows.origin[axis] in every lane, broadcast once per ray
   __m256 inverse_lanes[3];  // rows.inverse[axis] in every lane
 
+  /// The constants of `ray`: those of `WideRayRows::of(RaySlabs::of(ray), t_min)`, the three
+  /// reciprocals in one division (IEEE division rounds alike in every lane, so the floats
+  /// are the same), a cost paid by every ray.
   TRISECT_AVX2_TARGET static EightLaneRaySlabs of(const Ray& ray) noexcept {
-    EightLaneRaySlabs slabs{WideRayRows::of(RaySlabs::of(ray), ray.t_min), {}, {}};
+    const __m128 zero = _mm_setzero_ps();
+    const __m128 direction = _mm_setr_ps(ray.direction.x, ray.direction.y, ray.direction.z, 1.0f);
+    // +0 for a zero direction of either sign (-0 + 0 is +0), so its reciprocal is +inf.
+    const __m128 inverse = _mm_div_ps(_mm_set1_ps(1.0f), _mm_add_ps(direction, zero));
+    // As in `RaySlabs::of`: NaN where a non-zero direction's reciprocal overflowed.
+    const __m128 infinite = _mm_cmpeq_ps(_mm_andnot_ps(_mm_set1_ps(-0.0f), inverse),
+                                         _mm_set1_ps(std::numeric_limits<float>::infinity()));
+    const __m128 overflowed = _mm_and_ps(infinite, _mm_cmpneq_ps(direction, zero));
+    const __m128 fixed =
+        _mm_blendv_ps(inverse, _mm_set1_ps(std::numeric_limits<float>::quiet_NaN()), overflowed);
+    const int negative = _mm_movemask_ps(_mm_cmplt_ps(direction, zero));
+    EightLaneRaySlabs slabs;  // every field set below
+    alignas(16) float inverses[4];
+    _mm_store_ps(inverses, fixed);
     for (int axis = 0; axis < 3; ++axis) {
-      slabs.origin_lanes[axis] = _mm256_set1_ps(slabs.rows.origin[axis]);
-      slabs.inverse_lanes[axis] = _mm256_set1_ps(slabs.rows.inverse[axis]);
+      const bool backwards = (negative >> axis & 1) != 0;
+      slabs.rows.origin[axis] = ray.origin[axis];
+      slabs.rows.inverse[axis] = inverses[axis];
+      slabs.rows.entry_row[axis] = 2 * axis + (backwards ? 1 : 0);
+      slabs.rows.exit_row[axis] = 2 * axis + (backwards ? 0 : 1);
+      slabs.origin_lanes[axis] = _mm256_set1_ps(ray.origin[axis]);
+      slabs.inverse_lanes[axis] = _mm256_set1_ps(inverses[axis]);
     }
+    slabs.rows.nonnegative_t = ray.t_min >= 0;
     return slabs;
   }
 

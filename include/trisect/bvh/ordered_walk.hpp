@@ -100,7 +100,7 @@ class OrderedWalk {
   // Asks for the memory of a child about to be visited.
   [[gnu::always_inline]] void prefetch(const Entry& entry) const noexcept {
     if (entry.child == WideNode::leaf)
-      detail::prefetch_slots(*bvh_, entry.begin, entry.begin + 2);
+      detail::prefetch_first_slots(*bvh_, entry.begin);
     else
       detail::prefetch_node(*bvh_, entry.child);
   }
