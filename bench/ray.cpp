@@ -261,10 +261,10 @@ Batch stream_batch(const std::string& scene_name, const std::string& variant,
   tbb::task_arena& threads_arena = arena(threads);
   if (library == "trisect") {
     const trisect::Bvh& bvh = bench::trisect_bvh(scene_name);
-    return [&bvh, &list, &threads_arena](Answers& answers) {
-      std::vector<std::optional<trisect::Hit>> hits(list.size());
-      threads_arena.execute([&] { trisect::closest_hits(bvh, list, hits); });
-      for (std::size_t i = 0; i < list.size(); ++i) answers[i] = from_hit(hits[i]);
+    auto hits = std::make_shared<std::vector<std::optional<trisect::Hit>>>(list.size());
+    return [&bvh, &list, &threads_arena, hits](Answers& answers) {
+      threads_arena.execute([&] { trisect::closest_hits(bvh, list, *hits); });
+      for (std::size_t i = 0; i < list.size(); ++i) answers[i] = from_hit((*hits)[i]);
     };
   }
   RTCScene scene = bench::embree::cached_triangle_scene(scene_name, RTC_BUILD_QUALITY_HIGH);

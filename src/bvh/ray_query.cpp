@@ -3,17 +3,15 @@
 // to the AVX2 one when the processor has AVX2 and FMA. Both kernels round every operation alike
 // (see wide_ray_slabs.hpp), so they answer identically.
 #include "ray_kernels.hpp"
+#include "ray_validity.hpp"
 #include "ray_visitors.hpp"
 
 #include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/math/validate.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <cmath>
 #include <optional>
+#include <string>
 
 namespace trisect {
 namespace detail {
@@ -56,36 +54,6 @@ TRISECT_AVX2_TARGET bool every_hit_eight(const Bvh& bvh, const Ray& ray, HitCall
 }
 #endif
 
-// Throws like `validate(ray, "ray query")`, with the valid case decided inline: a ray is
-// cheap to answer, and the message-building call costs as much as a short traversal.
-void require_valid(const Ray& ray) {
-#if defined(__SSE2__)
-  // The ray's eight floats in two registers: origin and direction must have exponent bits
-  // that are not all ones (finite), t_min and t_max must be ordered (not NaN), and the
-  // direction must have a non-zero lane.
-  static_assert(sizeof(Ray) == 8 * sizeof(float));
-  const float* values = &ray.origin.x;
-  const __m128 low = _mm_loadu_ps(values);       // ox oy oz dx
-  const __m128 high = _mm_loadu_ps(values + 4);  // dy dz t_min t_max
-  const __m128i exponent = _mm_set1_epi32(0x7f800000);
-  const auto all_ones = [&](__m128 v) {
-    return _mm_movemask_ps(
-        _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(v), exponent), exponent)));
-  };
-  const __m128 zero = _mm_setzero_ps();
-  const int not_finite = all_ones(low) | (all_ones(high) & 0b0011);
-  const int nan_t = _mm_movemask_ps(_mm_cmpunord_ps(high, high)) & 0b1100;
-  const int zero_direction = (_mm_movemask_ps(_mm_cmpeq_ps(low, zero)) & 0b1000) |
-                             (_mm_movemask_ps(_mm_cmpeq_ps(high, zero)) & 0b0011);
-  if (not_finite == 0 && nan_t == 0 && zero_direction != 0b1011) return;
-#else
-  if (is_finite(ray.origin) && is_finite(ray.direction) && ray.direction != Vec3(0.0f) &&
-      !std::isnan(ray.t_min) && !std::isnan(ray.t_max))
-    return;
-#endif
-  validate(ray, "ray query");  // throws with the details
-}
-
 #if TRISECT_HAVE_AVX2_KERNEL
 // Read at every query; set before main. A query made by another static initializer before
 // this one runs sees false and takes the portable kernel, which answers the same.
@@ -116,7 +84,7 @@ RayKernel chosen_ray_kernel() noexcept {
 
 std::optional<Hit> closest_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray,
                                     QueryStats* stats) {
-  require_valid(ray);
+  require_valid(ray, [] { return std::string("ray query"); });
 #if TRISECT_HAVE_AVX2_KERNEL
   if (kernel == RayKernel::eight_lane) return closest_hit_eight(bvh, ray, stats);
 #endif
@@ -125,7 +93,7 @@ std::optional<Hit> closest_hit_with(RayKernel kernel, const Bvh& bvh, const Ray&
 }
 
 bool any_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray, QueryStats* stats) {
-  require_valid(ray);
+  require_valid(ray, [] { return std::string("ray query"); });
 #if TRISECT_HAVE_AVX2_KERNEL
   if (kernel == RayKernel::eight_lane) return any_hit_eight(bvh, ray, stats);
 #endif
@@ -135,7 +103,7 @@ bool any_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray, QueryStats* 
 
 bool for_each_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray, HitCallback visit,
                        QueryStats* stats) {
-  require_valid(ray);
+  require_valid(ray, [] { return std::string("ray query"); });
 #if TRISECT_HAVE_AVX2_KERNEL
   if (kernel == RayKernel::eight_lane) return every_hit_eight(bvh, ray, visit, stats);
 #endif

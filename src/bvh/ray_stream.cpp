@@ -5,6 +5,7 @@
 // (software pipelining across rays): 3% faster on random rays over bunny_x16, 15-25% slower on
 // primary ones, the walk being bound by its instructions more than by memory.
 #include "ray_kernels.hpp"
+#include "ray_validity.hpp"
 #include "ray_visitors.hpp"
 
 #include "trisect/bvh/ordered_walk.hpp"
@@ -73,9 +74,11 @@ void check_stream(std::span<const Ray> rays, std::size_t answers) {
     throw InvalidInput("ray stream: " + std::to_string(rays.size()) + " rays but room for " +
                        std::to_string(answers) + " answers");
   for (std::size_t i = 0; i < rays.size(); ++i) {
-    std::string what = "ray ";
-    what += std::to_string(i);
-    validate(rays[i], what);
+    require_valid(rays[i], [i] {
+      std::string what = "ray ";
+      what += std::to_string(i);
+      return what;
+    });
   }
 }
 
