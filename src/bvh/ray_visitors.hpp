@@ -22,11 +22,7 @@ template <class Slabs>
 class RayVisitor {
  public:
   RayVisitor(const Bvh& bvh, const Ray& ray) noexcept
-      : bvh_(&bvh),
-        ray_(ray),
-        slabs_(Slabs::of(ray)),
-        shear_(RayShear::of(ray)),
-        cull_max_(ray.t_max) {}
+      : bvh_(&bvh), ray_(ray), slabs_(Slabs::of(ray)), cull_max_(ray.t_max) {}
 
   /// Boxes entered beyond this parameter cannot hold a hit the query still wants.
   [[nodiscard]] float bound() const noexcept { return cull_max_; }
@@ -42,7 +38,13 @@ class RayVisitor {
   /// exactly in [t_min, t_max], four triangles at a time through the float pre-test; stops when
   /// it returns false. Returns false when stopped.
   template <class OnHit>
-  bool test_slots(std::uint32_t begin, std::uint32_t end, OnHit&& on_hit) const {
+  bool test_slots(std::uint32_t begin, std::uint32_t end, OnHit&& on_hit) {
+    // The shear constants on the first leaf: a ray that reaches none (most rays that miss)
+    // never pays for their divisions.
+    if (!has_shear_) {
+      shear_ = RayShear::of(ray_);
+      has_shear_ = true;
+    }
     // Copies, so that the out-of-line tests below see these and not the visitor, whose values
     // (the bound above all) can then stay in registers.
     const Ray ray = ray_;
@@ -63,7 +65,8 @@ class RayVisitor {
   const Bvh* bvh_;
   Ray ray_;
   Slabs slabs_;
-  RayShear shear_;
+  RayShear shear_{};
+  bool has_shear_ = false;
   float cull_max_;  // culls boxes only; the triangle test keeps the ray's own bounds
 };
 

@@ -10,6 +10,8 @@
 #include "trisect/geometry/ray_aabb.hpp"
 #include "trisect/math/float4.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -130,25 +132,41 @@ struct EightLaneRaySlabs {
     return slabs;
   }
 
-  /// The decoded faces `row` (on `axis`) of all eight lanes: the floats of
-  /// `WideNode::face_row`, by one fused multiply-add (the product being exact, the same float).
-  TRISECT_AVX2_TARGET static __m256 face_lanes(const WideNode& node, int row, int axis) noexcept {
+  /// The decoded faces `row` of all eight lanes, given the grid's origin and step on the row's
+  /// axis in every lane: the floats of `WideNode::face_row`, by one fused multiply-add (the
+  /// product being exact, the same float).
+  TRISECT_AVX2_TARGET static __m256 face_lanes(const WideNode& node, int row, __m256 origin,
+                                               __m256 step) noexcept {
     const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(node.faces[row]));
     const __m256 steps = _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(bytes));
-    return _mm256_fmadd_ps(steps, _mm256_set1_ps(node.step(axis)),
-                           _mm256_set1_ps(node.origin[axis]));
+    return _mm256_fmadd_ps(steps, step, origin);
+  }
+
+  /// The node's three grid steps in lanes 0 to 2 (`WideNode::step`): each exponent byte moved
+  /// into a float's exponent field, all three at once.
+  TRISECT_AVX2_TARGET static __m128 grid_steps(const WideNode& node) noexcept {
+    static_assert(offsetof(WideNode, used) == offsetof(WideNode, exponent) + 3);
+    std::int32_t four;  // the three exponents and `used`, whose lane is not read
+    std::memcpy(&four, node.exponent, sizeof four);
+    return _mm_castsi128_ps(_mm_slli_epi32(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(four)), 23));
   }
 
   /// As `FourLaneRaySlabs::children`, the same bits and parameters.
   TRISECT_AVX2_TARGET unsigned children(const WideNode& node, float t_min, float t_max,
                                         float (&near)[WideNode::width]) const noexcept {
     __m256 entered = _mm256_set1_ps(t_min), exited = _mm256_set1_ps(t_max);
+    const __m128 steps = grid_steps(node);
+    const __m256 step_lanes[3] = {_mm256_broadcastss_ps(steps),
+                                  _mm256_broadcastss_ps(_mm_shuffle_ps(steps, steps, 0b01010101)),
+                                  _mm256_broadcastss_ps(_mm_shuffle_ps(steps, steps, 0b10101010))};
     for (int axis = 0; axis < 3; ++axis) {
       const __m256 from = origin_lanes[axis], scale = inverse_lanes[axis];
-      const __m256 entry =
-          _mm256_mul_ps(_mm256_sub_ps(face_lanes(node, rows.entry_row[axis], axis), from), scale);
-      const __m256 exit =
-          _mm256_mul_ps(_mm256_sub_ps(face_lanes(node, rows.exit_row[axis], axis), from), scale);
+      const __m256 grid_origin = _mm256_set1_ps(node.origin[axis]);
+      const __m256 entry_face =
+          face_lanes(node, rows.entry_row[axis], grid_origin, step_lanes[axis]);
+      const __m256 exit_face = face_lanes(node, rows.exit_row[axis], grid_origin, step_lanes[axis]);
+      const __m256 entry = _mm256_mul_ps(_mm256_sub_ps(entry_face, from), scale);
+      const __m256 exit = _mm256_mul_ps(_mm256_sub_ps(exit_face, from), scale);
       entered = _mm256_max_ps(entry, entered);
       exited = _mm256_min_ps(exit, exited);
     }
