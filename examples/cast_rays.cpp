@@ -1,6 +1,7 @@
 // Casts a few rays at a mesh through trisect's BVH and prints, for each, the closest hit (its
-// ray parameter t and triangle id) and whether any hit exists. Rays are watertight and exact:
-// a ray through a shared edge hits one of the two triangles.
+// ray parameter t and triangle id) and whether any hit exists; then every hit along each ray
+// (for_each_hit), and the closest hits of all the rays as one stream (closest_hits, on TBB's
+// threads). Rays are watertight and exact: a ray through a shared edge hits there.
 //
 //   cast_rays [MESH | cube]    default: the shared bunny ($TRISECT_MESH_DIR), else the cube
 //
@@ -29,6 +30,14 @@ std::optional<double> brute_force_closest_t(const trisect::TriangleSoup& soup,
   return closest;
 }
 
+// The number of triangles of `soup` that `ray` hits, by testing every triangle.
+std::size_t brute_force_hit_count(const trisect::TriangleSoup& soup, const trisect::Ray& ray) {
+  std::size_t count = 0;
+  for (std::size_t id = 0; id < soup.size(); ++id)
+    if (trisect::intersect(ray, soup.triangle(id))) ++count;
+  return count;
+}
+
 // The rays: from beyond each side of the bounds towards points inside, and one whose t_max
 // stops it short of the mesh.
 std::vector<trisect::Ray> make_rays(const trisect::Aabb& bounds) {
@@ -54,7 +63,8 @@ int main(int argc, char** argv) {
     const trisect::TriangleSoup soup = mesh.soup();
     const trisect::Bvh bvh = trisect::build(soup);
     int wrong = 0;
-    for (const trisect::Ray& ray : make_rays(bvh.bounds())) {
+    const std::vector<trisect::Ray> rays = make_rays(bvh.bounds());
+    for (const trisect::Ray& ray : rays) {
       // closest_hit: the hit with the smallest t in [t_min, t_max]; any_hit stops at the first.
       const std::optional<trisect::Hit> hit = trisect::closest_hit(bvh, ray);
       const bool any = trisect::any_hit(bvh, ray);
@@ -74,6 +84,30 @@ int main(int argc, char** argv) {
       if (!agrees) std::printf("  brute force disagrees\n");
       wrong += agrees ? 0 : 1;
     }
+    // Every hit along each ray, in no particular order (return false to stop early).
+    std::printf("all hits per ray:");
+    for (const trisect::Ray& ray : rays) {
+      std::size_t hits = 0;
+      trisect::for_each_hit(bvh, ray, [&](const trisect::Hit&) {
+        ++hits;
+        return true;
+      });
+      std::printf(" %zu", hits);
+      wrong += hits == brute_force_hit_count(soup, ray) ? 0 : 1;
+    }
+    std::printf("\n");
+    // The whole batch as one stream: the same answers as one call per ray.
+    std::vector<std::optional<trisect::Hit>> stream(rays.size());
+    trisect::closest_hits(bvh, rays, stream);
+    bool same = true;
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      const std::optional<trisect::Hit> single = trisect::closest_hit(bvh, rays[i]);
+      same = same && stream[i].has_value() == single.has_value() &&
+             (!single || (stream[i]->id == single->id && stream[i]->t == single->t));
+    }
+    std::printf("closest_hits over the %zu rays: %s\n", rays.size(),
+                same ? "the same answers" : "different answers");
+    wrong += same ? 0 : 1;
     return wrong == 0 ? 0 : 1;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "cast_rays: %s\n", error.what());
