@@ -27,7 +27,8 @@ namespace trisect {
 ///
 /// - `bound()`: the current bound (may only shrink during a walk);
 /// - `enter(node, keys)`: bit i set for each child i of `node` that may hold an answer
-///   within the bound (bits of unused lanes are ignored), `keys[i]` its key;
+///   within the bound (bits of unused lanes are ignored), `keys[i]` its key (`keys` is
+///   32-byte aligned, for a vector store);
 /// - `visit_leaf(begin, end)`: tests the triangles of slots [begin, end); false stops the walk.
 template <class Visitor>
 concept OrderedWalkVisitor = requires(Visitor& visitor, const WideNode& node,
