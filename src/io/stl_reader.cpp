@@ -114,10 +114,12 @@ class AsciiReader {
   std::uint32_t facets_ = 0;
 };
 
-// Ascii STL starts with "solid" and a line of text. A binary header that starts with "solid"
-// is padded with spaces or zero bytes to 80 and followed by the facet count, whose high byte
-// is zero below 2^24 facets: a binary byte comes before the first line ends.
+// Ascii STL starts with "solid" (after a UTF-8 byte order mark, if any, which the line reader
+// skips too) and a line of text. A binary header that starts with "solid" is padded with
+// spaces or zero bytes to 80 and followed by the facet count, whose high byte is zero below
+// 2^24 facets: a binary byte comes before the first line ends.
 bool looks_ascii(std::string_view content) {
+  if (content.substr(0, 3) == "\xEF\xBB\xBF") content.remove_prefix(3);
   const std::size_t start = content.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos || content.substr(start, 5) != "solid") return false;
   return find_binary_byte(content.substr(0, content.find('\n'))) == std::string_view::npos;

@@ -128,6 +128,24 @@ TEST_CASE("UTF-8, Latin-1, tab, VT, FF and CR are text, and a byte order mark is
   }
 }
 
+TEST_CASE("a byte order mark before an ascii STL or PLY is skipped", "[io]") {
+  const std::string stl =
+      "solid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\n"
+      "endloop\nendfacet\nendsolid s\n";
+  const std::string ply =
+      "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+      "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+      "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+  for (const auto& [text, format] : {std::pair{stl, MeshFormat::stl}, {ply, MeshFormat::ply}}) {
+    INFO(text);
+    const Mesh plain = parse_mesh(text, format, "plain");
+    const Mesh marked = parse_mesh("\xEF\xBB\xBF" + text, format, "marked");
+    CHECK(plain.triangle_count() == 1);
+    CHECK(marked.positions == plain.positions);
+    CHECK(marked.indices == plain.indices);
+  }
+}
+
 TEST_CASE("text in which no line is an OBJ statement is not an OBJ file", "[io]") {
   CHECK(error_of("hello world\nthis is a readme\n", MeshFormat::obj, "r.obj") ==
         "r.obj: not an OBJ file: no line is an OBJ statement (line 1 starts with 'hello')");
