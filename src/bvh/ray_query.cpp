@@ -28,29 +28,18 @@ template <template <class> class Visitor, class Slabs, WalkOrder order, class...
   return visitor.result();
 }
 
-std::optional<Hit> closest_hit_four(const Bvh& bvh, const Ray& ray, QueryStats* stats) {
-  return walk_ray<ClosestHitVisitor, FourLaneRaySlabs, WalkOrder::nearest_first>(bvh, ray, stats);
-}
-bool any_hit_four(const Bvh& bvh, const Ray& ray, QueryStats* stats) {
-  return walk_ray<AnyHitVisitor, FourLaneRaySlabs, WalkOrder::lane_order>(bvh, ray, stats);
-}
-bool every_hit_four(const Bvh& bvh, const Ray& ray, HitCallback visit, QueryStats* stats) {
-  return walk_ray<EveryHitVisitor, FourLaneRaySlabs, WalkOrder::nearest_first>(bvh, ray, stats,
-                                                                               visit);
+/// `walk_ray` with the portable node test.
+template <template <class> class Visitor, WalkOrder order, class... Args>
+auto walk_ray_four(const Bvh& bvh, const Ray& ray, QueryStats* stats, Args... args) {
+  return walk_ray<Visitor, FourLaneRaySlabs, order>(bvh, ray, stats, args...);
 }
 
 #if TRISECT_HAVE_AVX2_KERNEL
-TRISECT_AVX2_TARGET std::optional<Hit> closest_hit_eight(const Bvh& bvh, const Ray& ray,
-                                                         QueryStats* stats) {
-  return walk_ray<ClosestHitVisitor, EightLaneRaySlabs, WalkOrder::nearest_first>(bvh, ray, stats);
-}
-TRISECT_AVX2_TARGET bool any_hit_eight(const Bvh& bvh, const Ray& ray, QueryStats* stats) {
-  return walk_ray<AnyHitVisitor, EightLaneRaySlabs, WalkOrder::lane_order>(bvh, ray, stats);
-}
-TRISECT_AVX2_TARGET bool every_hit_eight(const Bvh& bvh, const Ray& ray, HitCallback visit,
-                                         QueryStats* stats) {
-  return walk_ray<EveryHitVisitor, EightLaneRaySlabs, WalkOrder::nearest_first>(bvh, ray, stats,
-                                                                                visit);
+/// `walk_ray` with the AVX2 node test.
+template <template <class> class Visitor, WalkOrder order, class... Args>
+TRISECT_AVX2_TARGET auto walk_ray_eight(const Bvh& bvh, const Ray& ray, QueryStats* stats,
+                                        Args... args) {
+  return walk_ray<Visitor, EightLaneRaySlabs, order>(bvh, ray, stats, args...);
 }
 #endif
 
@@ -82,33 +71,34 @@ RayKernel chosen_ray_kernel() noexcept {
   return processor_has_avx2() ? RayKernel::eight_lane : RayKernel::four_lane;
 }
 
-std::optional<Hit> closest_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray,
-                                    QueryStats* stats) {
+namespace {
+
+/// The ray checked, then `Visitor`'s answer with `kernel`.
+template <template <class> class Visitor, WalkOrder order, class... Args>
+auto answer_ray(RayKernel kernel, const Bvh& bvh, const Ray& ray, QueryStats* stats, Args... args) {
   require_valid(ray, [] { return std::string("ray query"); });
 #if TRISECT_HAVE_AVX2_KERNEL
-  if (kernel == RayKernel::eight_lane) return closest_hit_eight(bvh, ray, stats);
+  if (kernel == RayKernel::eight_lane)
+    return walk_ray_eight<Visitor, order>(bvh, ray, stats, args...);
 #endif
   (void)kernel;
-  return closest_hit_four(bvh, ray, stats);
+  return walk_ray_four<Visitor, order>(bvh, ray, stats, args...);
+}
+
+}  // namespace
+
+std::optional<Hit> closest_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray,
+                                    QueryStats* stats) {
+  return answer_ray<ClosestHitVisitor, WalkOrder::nearest_first>(kernel, bvh, ray, stats);
 }
 
 bool any_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray, QueryStats* stats) {
-  require_valid(ray, [] { return std::string("ray query"); });
-#if TRISECT_HAVE_AVX2_KERNEL
-  if (kernel == RayKernel::eight_lane) return any_hit_eight(bvh, ray, stats);
-#endif
-  (void)kernel;
-  return any_hit_four(bvh, ray, stats);
+  return answer_ray<AnyHitVisitor, WalkOrder::lane_order>(kernel, bvh, ray, stats);
 }
 
 bool for_each_hit_with(RayKernel kernel, const Bvh& bvh, const Ray& ray, HitCallback visit,
                        QueryStats* stats) {
-  require_valid(ray, [] { return std::string("ray query"); });
-#if TRISECT_HAVE_AVX2_KERNEL
-  if (kernel == RayKernel::eight_lane) return every_hit_eight(bvh, ray, visit, stats);
-#endif
-  (void)kernel;
-  return every_hit_four(bvh, ray, visit, stats);
+  return answer_ray<EveryHitVisitor, WalkOrder::nearest_first>(kernel, bvh, ray, stats, visit);
 }
 
 bool for_each_hit(const Bvh& bvh, const Ray& ray, HitCallback visit, QueryStats* stats) {

@@ -25,46 +25,34 @@ namespace {
 /// Rays handed to a thread at a time.
 constexpr std::size_t rays_per_task = 256;
 
-/// Answers rays [begin, end) one after the other; `store(i, visitor)` writes ray i's answer.
-/// Inlined into each kernel's entry point. (Interleaving several rays' walks, one step of each
-/// in turn, was measured slower: see the file's comment.)
-template <template <class> class Visitor, class Slabs, WalkOrder order, class Store>
+/// Answers rays [begin, end) one after the other: `answers[i]` takes the result of ray i's
+/// visitor. Inlined into each kernel's entry point below. (Interleaving several rays' walks,
+/// one step of each in turn, was measured slower: see the file's comment.)
+template <template <class> class Visitor, class Slabs, WalkOrder order, class Answer>
 [[gnu::always_inline]] inline void answer_rays(const Bvh& bvh, std::span<const Ray> rays,
-                                               std::size_t begin, std::size_t end, Store store) {
+                                               std::span<Answer> answers, std::size_t begin,
+                                               std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) {
     Visitor<Slabs> visitor(bvh, rays[i]);
     if (rays[i].t_min <= rays[i].t_max) ordered_walk<order>(bvh, visitor);
-    store(i, visitor);
+    answers[i] = static_cast<Answer>(visitor.result());
   }
 }
 
-void closest_hits_four(const Bvh& bvh, std::span<const Ray> rays,
-                       std::span<std::optional<Hit>> hits, std::size_t begin, std::size_t end) {
-  answer_rays<ClosestHitVisitor, FourLaneRaySlabs, WalkOrder::nearest_first>(
-      bvh, rays, begin, end,
-      [&](std::size_t i, const auto& visitor) { hits[i] = visitor.result(); });
-}
-void any_hits_four(const Bvh& bvh, std::span<const Ray> rays, std::span<std::uint8_t> hit,
-                   std::size_t begin, std::size_t end) {
-  answer_rays<AnyHitVisitor, FourLaneRaySlabs, WalkOrder::lane_order>(
-      bvh, rays, begin, end,
-      [&](std::size_t i, const auto& visitor) { hit[i] = visitor.result() ? 1 : 0; });
+/// `answer_rays` with the portable node test.
+template <template <class> class Visitor, WalkOrder order, class Answer>
+void answer_rays_four(const Bvh& bvh, std::span<const Ray> rays, std::span<Answer> answers,
+                      std::size_t begin, std::size_t end) {
+  answer_rays<Visitor, FourLaneRaySlabs, order>(bvh, rays, answers, begin, end);
 }
 
 #if TRISECT_HAVE_AVX2_KERNEL
-TRISECT_AVX2_TARGET void closest_hits_eight(const Bvh& bvh, std::span<const Ray> rays,
-                                            std::span<std::optional<Hit>> hits, std::size_t begin,
-                                            std::size_t end) {
-  answer_rays<ClosestHitVisitor, EightLaneRaySlabs, WalkOrder::nearest_first>(
-      bvh, rays, begin, end,
-      [&](std::size_t i, const auto& visitor) { hits[i] = visitor.result(); });
-}
-TRISECT_AVX2_TARGET void any_hits_eight(const Bvh& bvh, std::span<const Ray> rays,
-                                        std::span<std::uint8_t> hit, std::size_t begin,
-                                        std::size_t end) {
-  answer_rays<AnyHitVisitor, EightLaneRaySlabs, WalkOrder::lane_order>(
-      bvh, rays, begin, end,
-      [&](std::size_t i, const auto& visitor) { hit[i] = visitor.result() ? 1 : 0; });
+/// `answer_rays` with the AVX2 node test.
+template <template <class> class Visitor, WalkOrder order, class Answer>
+TRISECT_AVX2_TARGET void answer_rays_eight(const Bvh& bvh, std::span<const Ray> rays,
+                                           std::span<Answer> answers, std::size_t begin,
+                                           std::size_t end) {
+  answer_rays<Visitor, EightLaneRaySlabs, order>(bvh, rays, answers, begin, end);
 }
 #endif
 
@@ -82,39 +70,33 @@ void check_stream(std::span<const Ray> rays, std::size_t answers) {
   }
 }
 
-/// Runs `answer(begin, end)` over the rays in parallel.
-template <class Answer>
-void for_each_task(std::size_t count, Answer&& answer) {
+/// The stream: every ray checked, then blocks of rays answered in parallel with the chosen
+/// kernel.
+template <template <class> class Visitor, WalkOrder order, class Answer>
+void answer_stream(const Bvh& bvh, std::span<const Ray> rays, std::span<Answer> answers) {
+  check_stream(rays, answers.size());
+  const bool eight = chosen_ray_kernel() == RayKernel::eight_lane;
   tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, count, rays_per_task),
-      [&](const tbb::blocked_range<std::size_t>& range) { answer(range.begin(), range.end()); });
+      tbb::blocked_range<std::size_t>(0, rays.size(), rays_per_task),
+      [&](const tbb::blocked_range<std::size_t>& range) {
+#if TRISECT_HAVE_AVX2_KERNEL
+        if (eight)
+          return answer_rays_eight<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
+#endif
+        (void)eight;
+        answer_rays_four<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
+      });
 }
 
 }  // namespace
 }  // namespace detail
 
 void closest_hits(const Bvh& bvh, std::span<const Ray> rays, std::span<std::optional<Hit>> hits) {
-  detail::check_stream(rays, hits.size());
-  const bool eight = detail::chosen_ray_kernel() == detail::RayKernel::eight_lane;
-  detail::for_each_task(rays.size(), [&](std::size_t begin, std::size_t end) {
-#if TRISECT_HAVE_AVX2_KERNEL
-    if (eight) return detail::closest_hits_eight(bvh, rays, hits, begin, end);
-#endif
-    (void)eight;
-    detail::closest_hits_four(bvh, rays, hits, begin, end);
-  });
+  detail::answer_stream<detail::ClosestHitVisitor, WalkOrder::nearest_first>(bvh, rays, hits);
 }
 
 void any_hits(const Bvh& bvh, std::span<const Ray> rays, std::span<std::uint8_t> hit) {
-  detail::check_stream(rays, hit.size());
-  const bool eight = detail::chosen_ray_kernel() == detail::RayKernel::eight_lane;
-  detail::for_each_task(rays.size(), [&](std::size_t begin, std::size_t end) {
-#if TRISECT_HAVE_AVX2_KERNEL
-    if (eight) return detail::any_hits_eight(bvh, rays, hit, begin, end);
-#endif
-    (void)eight;
-    detail::any_hits_four(bvh, rays, hit, begin, end);
-  });
+  detail::answer_stream<detail::AnyHitVisitor, WalkOrder::lane_order>(bvh, rays, hit);
 }
 
 }  // namespace trisect

@@ -90,8 +90,6 @@ class OrderedWalk {
     return pop();
   }
 
-  /// True until the walk is over.
-  [[nodiscard]] bool active() const noexcept { return active_; }
   /// This walk's counts so far: wide nodes entered and triangles in the leaves visited.
   [[nodiscard]] const QueryStats& counts() const noexcept { return counts_; }
 
