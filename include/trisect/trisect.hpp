@@ -24,10 +24,13 @@
 #include "trisect/geometry/aabb_triangle.hpp"
 #include "trisect/geometry/plane_point.hpp"
 #include "trisect/geometry/plane_triangle.hpp"
+#include "trisect/geometry/point_triangle_distance.hpp"
 #include "trisect/geometry/ray_aabb.hpp"
 #include "trisect/geometry/ray_triangle.hpp"
 #include "trisect/geometry/self_overlap.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
+#include "trisect/geometry/squared_distance.hpp"
+#include "trisect/geometry/triangle_distance.hpp"
 #include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/geometry/triangle_triangle.hpp"
 
@@ -53,6 +56,10 @@
 #include "trisect/slice/slice.hpp"
 
 #include "trisect/overlap/overlap.hpp"
+
+#include "trisect/nearest/closest_point.hpp"
+#include "trisect/nearest/inside.hpp"
+#include "trisect/nearest/mesh_distance.hpp"
 
 #include "trisect/broadphase/broadphase.hpp"
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"

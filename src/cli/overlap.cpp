@@ -1,6 +1,7 @@
 // `trisect overlap`: every intersecting triangle pair of two meshes, or of one mesh with
 // itself (docs/contracts.md, "`trisect overlap`").
 #include "command_run.hpp"
+#include "mesh_pair.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "subcommands.hpp"
@@ -32,25 +33,6 @@ struct OverlapArguments {
   bool count = false;
 };
 
-/// The 12 numbers after --transform, rounded to float; each must be finite.
-Transform parse_transform(const std::vector<std::string>& tokens) {
-  if (tokens.size() != 12)
-    throw UsageError(
-        "--transform takes 12 numbers (R00 R01 R02 T0 R10 R11 R12 T1 R20 R21 "
-        "R22 T2), got " +
-        std::to_string(tokens.size()));
-  Transform transform;
-  for (std::size_t k = 0; k < 12; ++k) {
-    const std::optional<float> value = read_float(tokens[k]);
-    const std::string which =
-        "--transform number " + std::to_string(k + 1) + " " + quoted_excerpt(tokens[k]);
-    if (!value) throw UsageError(which + " is not a number");
-    if (!std::isfinite(*value)) throw UsageError(which + " is not finite");
-    transform.rows[k] = *value;
-  }
-  return transform;
-}
-
 /// Checks what CLI11 parsed against the contract's forms.
 void check_arguments(OverlapArguments& parsed, bool has_transform) {
   if (parsed.self && has_transform) throw UsageError("--self does not take --transform");
@@ -58,14 +40,6 @@ void check_arguments(OverlapArguments& parsed, bool has_transform) {
   if (!parsed.self && parsed.meshes.size() != 2)
     throw UsageError("overlap takes MESH_A and MESH_B (or MESH --self)");
   if (has_transform) parsed.transform = parse_transform(parsed.transform_tokens);
-}
-
-Mesh load(const std::string& path, CommandRun& run, std::ostream& err) {
-  run.processing(path);
-  const Progress loading(err, "loading " + path);
-  Mesh mesh = load_mesh(path);
-  loading.done(std::to_string(mesh.triangle_count()) + " triangles");
-  return mesh;
 }
 
 std::string format_pairs(const std::vector<TrianglePair>& pairs, bool count) {
@@ -82,7 +56,7 @@ std::string format_pairs(const std::vector<TrianglePair>& pairs, bool count) {
 
 std::vector<TrianglePair> answer(const OverlapArguments& arguments, CommandRun& run,
                                  std::ostream& err) {
-  const Mesh first = load(arguments.meshes[0], run, err);
+  const Mesh first = load_with_progress(arguments.meshes[0], run, err);
   const Bvh first_bvh = build(first.soup());
   if (arguments.self) {
     const Progress finding(err, "finding self-intersections");
@@ -90,7 +64,7 @@ std::vector<TrianglePair> answer(const OverlapArguments& arguments, CommandRun& 
     finding.done(std::to_string(pairs.size()) + " pairs");
     return pairs;
   }
-  const Mesh second = load(arguments.meshes[1], run, err);
+  const Mesh second = load_with_progress(arguments.meshes[1], run, err);
   const Bvh second_bvh = build(second.soup());
   const Progress finding(err, "finding intersecting pairs");
   try {

@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <new>
@@ -41,19 +42,53 @@ void append_hit(std::string& out, const std::optional<Hit>& hit) {
   out.append(buffer, static_cast<std::size_t>(length));
 }
 
+void append_closest(std::string& out, const std::optional<ClosestPoint>& closest) {
+  if (!closest) {
+    out += "none\n";
+    return;
+  }
+  char buffer[128];
+  const int length = std::snprintf(buffer, sizeof buffer, "%.9g %u %.9g %.9g %.9g\n",
+                                   closest->distance, closest->id, double(closest->point.x),
+                                   double(closest->point.y), double(closest->point.z));
+  out.append(buffer, static_cast<std::size_t>(length));
+}
+
 // One query's answer line, replacing `line`.
 void answer_line(const Bvh& bvh, const Query& query, std::string& line) {
   line.clear();
-  if (const Ray* ray = std::get_if<Ray>(&query)) {
-    append_hit(line, closest_hit(bvh, *ray));
-    return;
-  }
   std::visit(
       [&](const auto& shape) {
-        if constexpr (!std::is_same_v<std::decay_t<decltype(shape)>, Ray>)
+        using Shape = std::decay_t<decltype(shape)>;
+        if constexpr (std::is_same_v<Shape, Ray>) {
+          append_hit(line, closest_hit(bvh, shape));
+        } else if constexpr (std::is_same_v<Shape, ClosestQuery>) {
+          append_closest(line, closest_point(bvh, shape.point, shape.max_distance));
+        } else if constexpr (std::is_same_v<Shape, InsideQuery>) {
+          line += to_string(side_of(bvh, shape.point));
+          line += '\n';
+        } else {
           append_ids(line, collect_touching(bvh, shape));
+        }
       },
       query);
+}
+
+// `inside` lines need a closed mesh: throws `QueryFileError` naming the first such line, the
+// mesh and an offending edge when it is not.
+void check_inside_queries(const std::vector<Query>& queries, const TriangleSoup& soup,
+                          const std::string& mesh_path, const std::string& query_path) {
+  const auto first_inside = std::find_if(queries.begin(), queries.end(), [](const Query& query) {
+    return std::holds_alternative<InsideQuery>(query);
+  });
+  if (first_inside == queries.end()) return;
+  try {
+    require_closed(soup, mesh_path);
+  } catch (const InvalidInput& error) {
+    throw QueryFileError(query_path + ":" +
+                         std::to_string(std::get<InsideQuery>(*first_inside).line) +
+                         ": 'inside' needs a closed mesh, but " + error.what());
+  }
 }
 
 // Writes each answer as soon as it is known, so that memory holds one answer at a time; stops
@@ -75,13 +110,22 @@ blank lines and lines starting with # are ignored:
   plane NX NY NZ D                 the plane NX*x + NY*y + NZ*z = D (normal not zero)
   sphere CX CY CZ R                closed ball, R >= 0
   ray OX OY OZ DX DY DZ [TMIN [TMAX]]   TMIN defaults to 0, TMAX to inf
-Numbers are rounded to float as strtof does; inf is accepted for box bounds, R, TMIN, TMAX.
+  closest X Y Z [RMAX]             the nearest triangle within RMAX (>= 0, default inf)
+  inside X Y Z                     inside, outside or on the mesh, which must be closed
+Numbers are rounded to float as strtof does; inf is accepted for box bounds, R, TMIN, TMAX,
+RMAX.
 
 Output, one line per query, in order:
   box/plane/sphere   ascending ids of every triangle touching it (empty line for none)
   ray                "T ID" of the closest hit with TMIN <= T <= TMAX (T to 9 significant
                      digits) on a triangle of non-zero area, or "miss"; watertight; a ray in a
                      triangle's plane does not hit it
+  closest            "D ID PX PY PZ": ID the smallest id among the triangles at the smallest
+                     exact distance D, P the point of triangle ID nearest the query point (9
+                     significant digits; D exactly 0 on the triangle), or "none"
+  inside             "surface" on a triangle, else "inside" or "outside" by the even-odd rule;
+                     a mesh that is not closed (an edge of an odd number of triangles of
+                     non-zero area, vertices welded by position) is an error naming the edge
 MESH and QUERYFILE must be regular files (not directories, FIFOs or devices). The whole query
 file and the mesh are read first: on any error nothing is printed, the exit status is 2 and
 stderr names the file and line (running out of memory names the file too). Answers are then
@@ -106,6 +150,7 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
     const Progress building(err, "building the BVH");
     const Bvh bvh = build(mesh.soup());
     building.done();
+    check_inside_queries(queries, mesh.soup(), mesh_path, query_path);
     const Progress answering(err, "answering " + std::to_string(queries.size()) + " queries");
     OutputWriter writer(out);
     write_answers(bvh, queries, writer);
@@ -117,8 +162,8 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
 }  // namespace
 
 void add_query_command(CLI::App& app, Context& context) {
-  CLI::App* command =
-      app.add_subcommand("query", "answer box, plane, sphere and ray queries on MESH");
+  CLI::App* command = app.add_subcommand(
+      "query", "answer box, plane, sphere, ray, closest and inside queries on MESH");
   const auto mesh_path = std::make_shared<std::string>();
   const auto query_path = std::make_shared<std::string>();
   command->add_option("MESH", *mesh_path, "the mesh: .obj, .ply or .stl")->required();

@@ -89,13 +89,29 @@ Query parse_ray(const LineReader& line) {
   return ray;
 }
 
-Query parse_line(const LineReader& line) {
+Query parse_closest(const LineReader& line) {
+  line.expect_count(3, 4, "3 or 4 numbers: X Y Z [RMAX]");
+  ClosestQuery query{line.vector(1, "closest point", false)};
+  if (line.number_count() == 4) query.max_distance = line.number(4, "RMAX", true);
+  if (query.max_distance < 0) line.fail("RMAX is negative");
+  return query;
+}
+
+Query parse_inside(const LineReader& line, std::size_t line_number) {
+  line.expect_count(3, 3, "3 numbers: X Y Z");
+  return InsideQuery{line.vector(1, "inside point", false), line_number};
+}
+
+Query parse_line(const LineReader& line, std::size_t line_number) {
   const std::string_view keyword = line.keyword();
   if (keyword == "box") return parse_box(line);
   if (keyword == "plane") return parse_plane(line);
   if (keyword == "sphere") return parse_sphere(line);
   if (keyword == "ray") return parse_ray(line);
-  line.fail("unknown query " + quoted_excerpt(keyword) + " (expected box, plane, sphere or ray)");
+  if (keyword == "closest") return parse_closest(line);
+  if (keyword == "inside") return parse_inside(line, line_number);
+  line.fail("unknown query " + quoted_excerpt(keyword) +
+            " (expected box, plane, sphere, ray, closest or inside)");
 }
 
 }  // namespace
@@ -107,7 +123,7 @@ std::vector<Query> parse_query_file(std::string_view content, const std::string&
   while (const auto line = lines.next()) {
     const std::vector<std::string_view> tokens = split_tokens(*line);
     if (tokens.empty() || tokens[0].front() == '#') continue;
-    queries.push_back(parse_line(LineReader(file_name, lines.number(), tokens)));
+    queries.push_back(parse_line(LineReader(file_name, lines.number(), tokens), lines.number()));
   }
   return queries;
 }

@@ -20,6 +20,9 @@ void add_slice_command(CLI::App& app, Context& context);
 /// MESH --self [--count]` (overlap.cpp).
 void add_overlap_command(CLI::App& app, Context& context);
 
+/// `trisect distance MESH_A MESH_B [--transform ...]`: the nearest pair of triangles.
+void add_distance_command(CLI::App& app, Context& context);
+
 /// `trisect demo [--svg FILE]` (demo.cpp).
 void add_demo_command(CLI::App& app, Context& context);
 

@@ -21,8 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& query : queries) {
       std::visit(
           [](const auto& shape) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(shape)>, trisect::Ray>)
+            using Shape = std::decay_t<decltype(shape)>;
+            if constexpr (std::is_same_v<Shape, trisect::Ray>)
               (void)trisect::closest_hit(bvh, shape);
+            else if constexpr (std::is_same_v<Shape, trisect::cli::ClosestQuery>)
+              (void)trisect::closest_point(bvh, shape.point, shape.max_distance);
+            else if constexpr (std::is_same_v<Shape, trisect::cli::InsideQuery>)
+              (void)trisect::side_of(bvh, shape.point);
             else
               (void)trisect::collect_touching(bvh, shape);
           },

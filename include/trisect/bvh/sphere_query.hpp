@@ -2,6 +2,7 @@
 /// \file
 /// Which triangles touch a closed ball.
 
+#include "trisect/bvh/detail/squared_gap.hpp"
 #include "trisect/bvh/traverse.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
 #include "trisect/math/detail/float_rounding.hpp"
@@ -20,13 +21,9 @@ namespace trisect {
 /// (they only decide which subtrees to visit or accept whole); leaves are decided exactly.
 ///
 /// The children of a wide node are tested together in float against two thresholds fixed per
-/// query. Each float difference, square and sum rounds by at most u = 2^-24 (relative) in the
-/// normal range, and by at most half the smallest subnormal 2^-150 (absolute) where it
-/// underflows (a difference or sum that lands there is exact), so a computed squared distance
-/// is within 5u (relative) plus 5 * 2^-150 of the exact one. An overflow gives +inf, which is
-/// above every finite threshold, while the exact value is then above FLT_MAX² / 4 too.
-/// `touch_threshold` is r² raised by 1e-6 relative and 8 subnormal steps, so no touching child
-/// is dropped. `inside_threshold` is r² lowered by 1e-6 relative; for r² < 1e-30 it is -1, so
+/// query, with the error bound of detail/squared_gap.hpp. `touch_threshold` is r² raised by
+/// 1e-6 relative and 8 subnormal steps (`detail::touch_threshold`), so no touching child is
+/// dropped. `inside_threshold` is r² lowered by 1e-6 relative; for r² < 1e-30 it is -1, so
 /// that no child is accepted whole: a computed squared reach of 0 may be an underflow (issue
 /// 10: a reach of 1e-25 squares to 0), and such balls are too small for the relative margin to
 /// cover the absolute error. From r² >= 1e-30 on, the margin 1e-36 exceeds 5 * 2^-150.
@@ -38,10 +35,9 @@ struct SphereQuery {
   /// The query for `sphere` (finite centre, radius >= 0, +inf allowed) with its thresholds.
   [[nodiscard]] static SphereQuery of(const Sphere& sphere) noexcept {
     const double r2 = double(sphere.radius) * double(sphere.radius);
-    const double touch = r2 * (1 + 1e-6) + 8 * 0x1p-149;
     const double inside = r2 >= 1e-30 ? r2 * (1 - 1e-6) : -1.0;
     // Rounded outwards: up for the touch threshold, down for the inside one.
-    return {sphere, detail::float_at_least(touch), detail::float_at_most(inside)};
+    return {sphere, detail::touch_threshold(r2), detail::float_at_most(inside)};
   }
 
   /// False only when the box is certainly farther than the radius. The squared distance in
@@ -80,7 +76,7 @@ struct SphereQuery {
         const Float4 lower = node.face_row(2 * axis, group);
         const Float4 upper = node.face_row(2 * axis + 1, group);
         const Float4 reach = max_ignoring_nan(center - lower, upper - center);
-        gap2 = gap2 + squared_gap(lower, upper, center);
+        gap2 = gap2 + detail::squared_gap(lower, upper, center);
         reach2 = reach2 + reach * reach;
       }
       touching |= less_equal_mask(gap2, touch) << (4 * group);
@@ -109,7 +105,7 @@ struct SphereQuery {
           min_ignoring_nan(min_ignoring_nan(vertices[0], vertices[1]), vertices[2]);
       const Float4 upper =
           max_ignoring_nan(max_ignoring_nan(vertices[0], vertices[1]), vertices[2]);
-      gap2 = gap2 + squared_gap(lower, upper, center);
+      gap2 = gap2 + detail::squared_gap(lower, upper, center);
       for (int vertex = 0; vertex < 3; ++vertex) {
         const Float4 offset = vertices[vertex] - center;
         distance2[vertex] = distance2[vertex] + offset * offset;
@@ -129,14 +125,6 @@ struct SphereQuery {
   }
 
  private:
-  // The square of the distance from `center` to [lower, upper] along one axis (0 within it),
-  // lane by lane.
-  [[nodiscard]] static Float4 squared_gap(Float4 lower, Float4 upper, Float4 center) noexcept {
-    const Float4 gap =
-        max_ignoring_nan(max_ignoring_nan(lower - center, center - upper), Float4::splat(0.0f));
-    return gap * gap;
-  }
-
   [[nodiscard]] double radius2() const noexcept {
     return double(sphere.radius) * double(sphere.radius);  // exact: 48 bits
   }

@@ -1,0 +1,41 @@
+// The --transform argument and mesh loading shared by `overlap` and `distance`.
+#include "mesh_pair.hpp"
+
+#include "progress.hpp"
+
+#include <trisect/io/load_mesh.hpp>
+#include <trisect/io/text_token.hpp>
+
+#include <cmath>
+#include <optional>
+
+namespace trisect::cli {
+
+/// The 12 numbers after --transform, rounded to float; each must be finite.
+Transform parse_transform(const std::vector<std::string>& tokens) {
+  if (tokens.size() != 12)
+    throw UsageError(
+        "--transform takes 12 numbers (R00 R01 R02 T0 R10 R11 R12 T1 R20 R21 "
+        "R22 T2), got " +
+        std::to_string(tokens.size()));
+  Transform transform;
+  for (std::size_t k = 0; k < 12; ++k) {
+    const std::optional<float> value = read_float(tokens[k]);
+    const std::string which =
+        "--transform number " + std::to_string(k + 1) + " " + quoted_excerpt(tokens[k]);
+    if (!value) throw UsageError(which + " is not a number");
+    if (!std::isfinite(*value)) throw UsageError(which + " is not finite");
+    transform.rows[k] = *value;
+  }
+  return transform;
+}
+
+Mesh load_with_progress(const std::string& path, CommandRun& run, std::ostream& err) {
+  run.processing(path);
+  const Progress loading(err, "loading " + path);
+  Mesh mesh = load_mesh(path);
+  loading.done(std::to_string(mesh.triangle_count()) + " triangles");
+  return mesh;
+}
+
+}  // namespace trisect::cli
