@@ -152,6 +152,24 @@ Fraction<Big, Big> big_fraction(const SquaredDistance& distance) {
   return cmp(left, right) < 0 ? -1 : (left == right ? 0 : 1);
 }
 
+/// True when `a` and `b` are the same fraction by construction: the same two points (in
+/// either order), or the same point and the line through the same two vertices (in either
+/// order). Ties between neighbouring triangles are mostly these (a query point nearest a
+/// shared vertex or edge; two meshes nearest at a vertex of each, found from both sides).
+bool same_fraction(const SquaredDistance& a, const SquaredDistance& b) noexcept {
+  if (a.form != b.form) return false;
+  const auto& x = a.points;
+  const auto& y = b.points;
+  switch (a.form) {
+    case DistanceForm::point_point:
+      return (x[0] == y[0] && x[1] == y[1]) || (x[0] == y[1] && x[1] == y[0]);
+    case DistanceForm::point_line:
+      return x[0] == y[0] && ((x[1] == y[1] && x[2] == y[2]) || (x[1] == y[2] && x[2] == y[1]));
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 DistanceBounds bounds_of(const SquaredDistance& distance) noexcept {
@@ -175,6 +193,7 @@ int compare(const SquaredDistance& a, const DistanceBounds& a_bounds, const Squa
             const DistanceBounds& b_bounds) {
   if (a_bounds.upper < b_bounds.lower) return -1;
   if (a_bounds.lower > b_bounds.upper) return 1;
+  if (same_fraction(a, b)) return 0;
   // Touching (distance 0) is the common tie: decided by two cheap exact signs.
   if (a_bounds.lower == 0 && b_bounds.lower == 0) {
     const bool a_zero = is_zero(a), b_zero = is_zero(b);
@@ -199,51 +218,58 @@ double distance_of(const SquaredDistance& distance) {
   });
 }
 
-Vec3 nearest_point_of(const SquaredDistance& distance, const Aabb& within) {
-  const auto& x = distance.points;
-  const auto along = [&](const Vec3& from, const Vec3& to, const Vec3& direction_to) {
-    // (to - from)·(direction_to - from), to a relative 2^-26.
-    return exact::value_of([&](auto lift) {
-      return dot(difference(to, from, lift), difference(direction_to, from, lift));
-    });
+namespace {
+
+// Coordinate `axis` of the nearest point times the form's denominator is a polynomial (of
+// degree 3 for a line, 5 for a plane): evaluated, like the denominator, to a relative 2^-26,
+// their quotient is within about 2^-25 of the exact coordinate, however long the edge or large
+// the triangle compared with the distance.
+
+/// Coordinate `axis` of u + (v - u)·t, t = (p - u)·(v - u) / |v - u|², points {p, u, v}.
+double line_point_coordinate(const std::array<Vec3, 4>& x, int axis) {
+  const double numerator = exact::value_of([&](auto lift) {
+    const auto u = difference(x[2], x[1], lift);
+    return lift(x[1][axis]) * dot(u, u) +
+           (lift(x[2][axis]) - lift(x[1][axis])) * dot(difference(x[0], x[1], lift), u);
+  });
+  const double denominator = exact::value_of([&](auto lift) {
+    const auto u = difference(x[2], x[1], lift);
+    return dot(u, u);
+  });
+  return numerator / denominator;
+}
+
+/// Coordinate `axis` of p - n·((p - a)·n) / |n|², n = (b - a) × (c - a), points {p, a, b, c}.
+double plane_point_coordinate(const std::array<Vec3, 4>& x, int axis) {
+  const auto normal = [&](auto lift) {
+    return cross(difference(x[2], x[1], lift), difference(x[3], x[1], lift));
   };
-  double point[3] = {0, 0, 0};
-  switch (distance.form) {
-    case DistanceForm::point_point:
-      return x[1];
-    case DistanceForm::point_line: {
-      const double t = std::clamp(along(x[1], x[0], x[2]) / along(x[1], x[2], x[2]), 0.0, 1.0);
-      for (int axis = 0; axis < 3; ++axis)
-        point[axis] = double(x[1][axis]) + (double(x[2][axis]) - double(x[1][axis])) * t;
-      break;
-    }
-    case DistanceForm::point_plane: {
-      // Each normal component to a relative 2^-26, so the direction is right even for a
-      // sliver triangle, whose normal a plain double cross product could tilt.
-      double normal[3] = {0, 0, 0};
-      for (int axis = 0; axis < 3; ++axis) {
-        const int i = (axis + 1) % 3, j = (axis + 2) % 3;
-        normal[axis] = exact::value_of([&](auto lift) {
-          return (lift(x[2][i]) - lift(x[1][i])) * (lift(x[3][j]) - lift(x[1][j])) -
-                 (lift(x[2][j]) - lift(x[1][j])) * (lift(x[3][i]) - lift(x[1][i]));
-        });
-      }
-      const double offset = exact::value_of([&](auto lift) {
-        const auto n = cross(difference(x[2], x[1], lift), difference(x[3], x[1], lift));
-        return dot(n, difference(x[0], x[1], lift));
-      });
-      const double scale =
-          offset / (normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
-      for (int axis = 0; axis < 3; ++axis) point[axis] = double(x[0][axis]) - normal[axis] * scale;
-      break;
-    }
-    case DistanceForm::line_line:
-      return x[0];  // not a point form; documented as unused
-  }
+  const double numerator = exact::value_of([&](auto lift) {
+    const auto n = normal(lift);
+    const auto offset = dot(n, difference(x[0], x[1], lift));
+    const auto component = axis == 0 ? n.x : (axis == 1 ? n.y : n.z);
+    return lift(x[0][axis]) * dot(n, n) - component * offset;
+  });
+  const double denominator = exact::value_of([&](auto lift) {
+    const auto n = normal(lift);
+    return dot(n, n);
+  });
+  return numerator / denominator;
+}
+
+}  // namespace
+
+Vec3 nearest_point_of(const SquaredDistance& distance, const Aabb& within) {
+  const bool line = distance.form == DistanceForm::point_line;
+  if (!line && distance.form != DistanceForm::point_plane)
+    return distance.points[1];  // the point q itself (for line_line, documented as meaningless)
   Vec3 rounded;
-  for (int axis = 0; axis < 3; ++axis)
+  for (int axis = 0; axis < 3; ++axis) {
+    const double coordinate = line ? line_point_coordinate(distance.points, axis)
+                                   : plane_point_coordinate(distance.points, axis);
     rounded[axis] = static_cast<float>(
-        std::clamp(point[axis], double(within.min[axis]), double(within.max[axis])));
+        std::clamp(coordinate, double(within.min[axis]), double(within.max[axis])));
+  }
   return rounded;
 }
 

@@ -105,7 +105,8 @@ class ClosestPointVisitor {
 };
 
 void check_query(const Vec3& point, float max_distance, const std::string& what) {
-  validate(Sphere{point, std::isinf(max_distance) ? 0.0f : max_distance}, what);
+  const bool unlimited = max_distance == std::numeric_limits<float>::infinity();
+  validate(Sphere{point, unlimited ? 0.0f : max_distance}, what);
 }
 
 ClosestPoint evaluate(const NearestTriangle& nearest) {

@@ -114,9 +114,14 @@ class PairWalk {
     }
     std::uint64_t tested = 0;
     for (std::uint32_t i = a.begin; i < a.end; ++i) {
+      // Once two triangles touch, only a smaller touching pair can improve the answer.
+      if (best_is_zero_ && first_.ids[i] > best_first_) continue;
       const Triangle s = first_.triangles.triangle(i);
       const Aabb s_box = s.bounds();
       for (std::uint32_t j = b.begin; j < b.end; ++j) {
+        if (best_is_zero_ &&
+            std::pair(first_.ids[i], second_.ids[j]) >= std::pair(best_first_, best_second_))
+          continue;
         const auto& [t, t_box] = second_cache_[j - b.begin];
         if (squared_gap_lower_bound(s_box, t_box) > threshold_) continue;
         ++tested;
@@ -138,6 +143,7 @@ class PairWalk {
     best_first_ = a;
     best_second_ = b;
     has_best_ = true;
+    best_is_zero_ = bounds.lower == 0 && is_zero(distance);
     threshold_ = std::min(threshold_, bounds.upper);
   }
 
@@ -150,6 +156,7 @@ class PairWalk {
   DistanceBounds best_bounds_;
   TriangleId best_first_ = 0, best_second_ = 0;
   bool has_best_ = false;
+  bool best_is_zero_ = false;
   double threshold_ = std::numeric_limits<double>::infinity();
 };
 

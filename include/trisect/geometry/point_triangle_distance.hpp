@@ -3,6 +3,7 @@
 /// The exact squared distance from a point to a closed triangle, as the distance to the
 /// triangle's part nearest the point (a vertex, the line through an edge, or the face's plane).
 
+#include "trisect/geometry/sphere_triangle.hpp"
 #include "trisect/geometry/squared_distance.hpp"
 #include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/math/exact.hpp"
@@ -16,23 +17,6 @@ namespace detail {
     return (lift(to.x) - lift(from.x)) * (lift(point.x) - lift(from.x)) +
            (lift(to.y) - lift(from.y)) * (lift(point.y) - lift(from.y)) +
            (lift(to.z) - lift(from.z)) * (lift(point.z) - lift(from.z));
-  });
-}
-
-/// Exact sign of d(k, i)·d(l, j) - d(k, j)·d(l, i), where d(e, v) = (edge e)·(point - vertex v)
-/// with edges ab, ac and vertices a, b, c (Ericson's va, vb, vc: the barycentric coordinate of
-/// the point's projection, times twice the area squared).
-[[nodiscard]] inline int barycentric_sign(const Triangle& t, const Vec3& point, int first_vertex,
-                                          int second_vertex) {
-  return exact::sign_of([&](auto lift) {
-    const auto along = [&](const Vec3& edge_end, const Vec3& vertex) {
-      return (lift(edge_end.x) - lift(t.a.x)) * (lift(point.x) - lift(vertex.x)) +
-             (lift(edge_end.y) - lift(t.a.y)) * (lift(point.y) - lift(vertex.y)) +
-             (lift(edge_end.z) - lift(t.a.z)) * (lift(point.z) - lift(vertex.z));
-    };
-    const Vec3& v = first_vertex == 0 ? t.a : (first_vertex == 1 ? t.b : t.c);
-    const Vec3& w = second_vertex == 0 ? t.a : (second_vertex == 1 ? t.b : t.c);
-    return along(t.b, v) * along(t.c, w) - along(t.b, w) * along(t.c, v);
   });
 }
 
@@ -69,12 +53,14 @@ namespace detail {
   const int d6 = -projection_sign(t.c, t.a, point);
   const int d5_minus_d6 = projection_sign(t.c, t.b, point);
   if (d6 >= 0 && d5_minus_d6 <= 0) return SquaredDistance::between(point, t.c);
-  // vc = d1·d4 - d3·d2 (edge ab), vb = d5·d2 - d1·d6 (edge ac), va = d3·d6 - d5·d4 (edge bc).
-  if (d1 >= 0 && d3 <= 0 && barycentric_sign(t, point, 0, 1) <= 0)
+  // Ericson's vc = d1·d4 - d3·d2 (edge ab), vb = d5·d2 - d1·d6 (edge ac) and
+  // va = d3·d6 - d5·d4 (edge bc), by Lagrange's identity n·((b - a) × (p - a)) and so on: the
+  // same signs from a form that does not cancel when the point is far away.
+  if (d1 >= 0 && d3 <= 0 && edge_side_in_plane(t, t.a, t.b, point) <= 0)
     return {DistanceForm::point_line, {point, t.a, t.b, Vec3(0.0f)}};
-  if (d2 >= 0 && d6 <= 0 && barycentric_sign(t, point, 2, 0) <= 0)
+  if (d2 >= 0 && d6 <= 0 && edge_side_in_plane(t, t.c, t.a, point) <= 0)
     return {DistanceForm::point_line, {point, t.a, t.c, Vec3(0.0f)}};
-  if (d4_minus_d3 >= 0 && d5_minus_d6 >= 0 && barycentric_sign(t, point, 1, 2) <= 0)
+  if (d4_minus_d3 >= 0 && d5_minus_d6 >= 0 && edge_side_in_plane(t, t.b, t.c, point) <= 0)
     return {DistanceForm::point_line, {point, t.b, t.c, Vec3(0.0f)}};
   return {DistanceForm::point_plane, {point, t.a, t.b, t.c}};
 }

@@ -69,8 +69,9 @@ struct DistanceBounds {
 [[nodiscard]] double distance_of(const SquaredDistance& distance);
 
 /// For a `point_*` form, the point of the line, plane or point q nearest p (p is points[0]),
-/// each coordinate within a relative 1e-7 of the nearest point's magnitude plus 1e-7 of the
-/// distance; rounded to float and kept inside `within` (the feature's bounds), so finite.
+/// each coordinate within a relative 2^-24 of the exact one before it is rounded to float
+/// (exact when the point is q, or a coordinate is 0), and clamped into `within` (the
+/// feature's bounds, which hold the exact point), so finite.
 [[nodiscard]] Vec3 nearest_point_of(const SquaredDistance& distance, const Aabb& within);
 
 }  // namespace trisect
