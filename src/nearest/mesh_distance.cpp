@@ -1,17 +1,24 @@
-// The distance between two meshes: a depth-first walk of pairs of subtrees, nearest pair of
-// boxes first, the larger box split (as the overlap descent does), pruned once the boxes are
-// farther apart than the best pair of triangles so far (ties kept, for the smallest pair).
+// The distance between two meshes: a best-first walk of pairs of subtrees (a priority queue by
+// the squared distance between their boxes, so the nearest pair of boxes is always taken
+// next), the larger box split (as the overlap descent does), ending once the nearest pair left
+// is farther apart than the best pair of triangles so far (ties kept, for the smallest pair).
+// Best first expands only pairs of boxes nearer than the answer: on the bunny against a copy
+// beside it, 3.1k pairs of triangles tested where depth first, nearest child first, tested 22k.
 // Compiled with -ffp-contract=off: the second mesh's boxes are mapped with outward rounding.
 #include "trisect/nearest/mesh_distance.hpp"
 
 #include "math/transform_rows.hpp"
 #include "math/transformed_box.hpp"
+#include "separation.hpp"
 
 #include "trisect/bvh/detail/traverse.hpp"
 #include "trisect/geometry/triangle_distance.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <limits>
+#include <unordered_map>
 #include <vector>
 
 namespace trisect {
@@ -22,6 +29,35 @@ namespace {
 struct Subtree {
   std::uint32_t node;
   std::uint32_t begin, end;
+  Aabb box;
+};
+
+/// The smallest input id below each lane of a wide node (the largest id for unused lanes).
+using LaneIds = std::array<TriangleId, WideNode::width>;
+
+/// `LaneIds` of every wide node of `bvh`, in one pass up from the leaves.
+std::vector<LaneIds> lane_min_ids(const Bvh& bvh) {
+  std::vector<LaneIds> result(bvh.wide.size());
+  const auto fill = [&](const auto& self, std::uint32_t node, std::uint32_t end) -> TriangleId {
+    const WideNode& wide = bvh.wide[node];
+    LaneIds& lanes = result[node];
+    lanes.fill(std::numeric_limits<TriangleId>::max());
+    for (unsigned used = wide.used_mask(); used != 0; used &= used - 1) {
+      const int i = std::countr_zero(used);
+      const std::uint32_t first = wide.first[i], last = wide.child_end(i, end);
+      lanes[i] = wide.child[i] == WideNode::leaf
+                     ? *std::min_element(bvh.ids.begin() + first, bvh.ids.begin() + last)
+                     : self(self, wide.child[i], last);
+    }
+    return *std::min_element(lanes.begin(), lanes.end());
+  };
+  if (!bvh.empty()) fill(fill, 0, static_cast<std::uint32_t>(bvh.size()));
+  return result;
+}
+
+/// A triangle and its box.
+struct Boxed {
+  Triangle triangle;
   Aabb box;
 };
 
@@ -53,11 +89,13 @@ class PairWalk {
   std::optional<MeshDistance> run(QueryStats& counts) {
     const Subtree a{0, 0, static_cast<std::uint32_t>(first_.size()), first_.bounds()};
     const Subtree b{0, 0, static_cast<std::uint32_t>(second_.size()), mapped(second_.bounds())};
-    stack_.push_back({a, b, squared_gap_lower_bound(a.box, b.box)});
-    while (!stack_.empty()) {
-      const SubtreePair pair = stack_.back();
-      stack_.pop_back();
-      if (pair.key > threshold_) continue;
+    push({a, b, squared_gap_lower_bound(a.box, b.box)});
+    while (!queue_.empty()) {
+      std::pop_heap(queue_.begin(), queue_.end(), farther);
+      const SubtreePair pair = queue_.back();
+      queue_.pop_back();
+      if (pair.key > threshold_) break;  // every pair left is at least as far
+      if (best_is_zero_ && !may_hold_smaller_pair(pair)) continue;
       if (pair.first.node == WideNode::leaf && pair.second.node == WideNode::leaf) {
         counts.triangles_tested += test_leaves(pair.first, pair.second);
       } else {
@@ -74,15 +112,62 @@ class PairWalk {
     return transform_ ? detail::within_float_range(detail::transformed_box(*transform_, box)) : box;
   }
 
-  [[nodiscard]] Triangle second_triangle(std::uint32_t slot) const noexcept {
-    const Triangle t = second_.triangles.triangle(slot);
-    if (!transform_) return t;
-    return {detail::transform_point(*transform_, t.a), detail::transform_point(*transform_, t.b),
-            detail::transform_point(*transform_, t.c)};
+  /// The triangles of slots [begin, end) of `bvh` with their boxes, each vertex mapped by
+  /// `transform` when it is not null.
+  static void read_leaf(const Bvh& bvh, std::uint32_t begin, std::uint32_t end,
+                        const Transform* transform, std::vector<Boxed>& out) {
+    out.clear();
+    bvh.triangles.for_each_group(begin, end, [&](std::uint32_t, const TriangleGroup& group) {
+      for (int lane = 0; lane < group.count; ++lane) {
+        Triangle t = group.triangle(lane);
+        if (transform)
+          t = {detail::transform_point(*transform, t.a), detail::transform_point(*transform, t.b),
+               detail::transform_point(*transform, t.c)};
+        out.push_back({t, t.bounds()});
+      }
+      return true;
+    });
   }
 
-  // Splits the side with the larger box (a leaf is never split), pushing the child pairs
-  // within the bound farthest first, so that the nearest is taken next.
+  /// The second mesh's leaf starting at `begin`, mapped once per query and kept.
+  const std::vector<Boxed>& second_leaf(std::uint32_t begin, std::uint32_t end) {
+    if (!transform_) {
+      read_leaf(second_, begin, end, nullptr, second_scratch_);
+      return second_scratch_;
+    }
+    auto [at, is_new] = mapped_leaves_.try_emplace(begin);
+    if (is_new) read_leaf(second_, begin, end, transform_, at->second);
+    return at->second;
+  }
+
+  // Once two triangles touch, only pairs of subtrees holding a smaller pair (by ids) matter:
+  // the smallest ids below each side bound the pairs it holds.
+  bool may_hold_smaller_pair(const SubtreePair& pair) {
+    if (first_min_ids_.empty()) {
+      first_min_ids_ = lane_min_ids(first_);
+      second_min_ids_ = lane_min_ids(second_);
+    }
+    const TriangleId a = subtree_min_id(first_, first_min_ids_, pair.first);
+    if (a != best_first_) return a < best_first_;
+    return subtree_min_id(second_, second_min_ids_, pair.second) < best_second_;
+  }
+
+  static TriangleId subtree_min_id(const Bvh& bvh, const std::vector<LaneIds>& min_ids,
+                                   const Subtree& subtree) {
+    if (subtree.node != WideNode::leaf)
+      return *std::min_element(min_ids[subtree.node].begin(), min_ids[subtree.node].end());
+    return *std::min_element(bvh.ids.begin() + subtree.begin, bvh.ids.begin() + subtree.end);
+  }
+
+  static bool farther(const SubtreePair& x, const SubtreePair& y) noexcept { return x.key > y.key; }
+
+  void push(const SubtreePair& pair) {
+    queue_.push_back(pair);
+    std::push_heap(queue_.begin(), queue_.end(), farther);
+  }
+
+  // Splits the side with the larger box (a leaf is never split), queueing the child pairs
+  // within the bound.
   void split(const SubtreePair& pair) {
     const bool split_first = pair.second.node == WideNode::leaf ||
                              (pair.first.node != WideNode::leaf &&
@@ -90,42 +175,36 @@ class PairWalk {
     const Subtree& parent = split_first ? pair.first : pair.second;
     const Subtree& other = split_first ? pair.second : pair.first;
     const WideNode& node = (split_first ? first_ : second_).wide[parent.node];
-    const std::size_t base = stack_.size();
     for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
       const int i = std::countr_zero(used);
       const Aabb box = split_first ? node.child_bounds(i) : mapped(node.child_bounds(i));
       const Subtree child{node.child[i], node.first[i], node.child_end(i, parent.end), box};
       const double key = squared_gap_lower_bound(box, other.box);
       if (key > threshold_) continue;
-      stack_.push_back(split_first ? SubtreePair{child, other, key}
-                                   : SubtreePair{other, child, key});
+      push(split_first ? SubtreePair{child, other, key} : SubtreePair{other, child, key});
     }
-    std::sort(stack_.begin() + static_cast<std::ptrdiff_t>(base), stack_.end(),
-              [](const SubtreePair& x, const SubtreePair& y) { return x.key > y.key; });
   }
 
   // Every pair of triangles of two leaves whose boxes are within the bound; returns the pairs
   // tested exactly.
   std::uint64_t test_leaves(const Subtree& a, const Subtree& b) {
-    second_cache_.clear();
-    for (std::uint32_t slot = b.begin; slot < b.end; ++slot) {
-      const Triangle t = second_triangle(slot);
-      second_cache_.push_back({t, t.bounds()});
-    }
+    read_leaf(first_, a.begin, a.end, nullptr, first_scratch_);
+    const std::vector<Boxed>& second = second_leaf(b.begin, b.end);
     std::uint64_t tested = 0;
-    for (std::uint32_t i = a.begin; i < a.end; ++i) {
+    for (std::uint32_t i = 0; i < first_scratch_.size(); ++i) {
+      const TriangleId first_id = first_.ids[a.begin + i];
       // Once two triangles touch, only a smaller touching pair can improve the answer.
-      if (best_is_zero_ && first_.ids[i] > best_first_) continue;
-      const Triangle s = first_.triangles.triangle(i);
-      const Aabb s_box = s.bounds();
-      for (std::uint32_t j = b.begin; j < b.end; ++j) {
-        if (best_is_zero_ &&
-            std::pair(first_.ids[i], second_.ids[j]) >= std::pair(best_first_, best_second_))
+      if (best_is_zero_ && first_id > best_first_) continue;
+      const auto& [s, s_box] = first_scratch_[i];
+      for (std::uint32_t j = 0; j < second.size(); ++j) {
+        const TriangleId second_id = second_.ids[b.begin + j];
+        if (best_is_zero_ && std::pair(first_id, second_id) >= std::pair(best_first_, best_second_))
           continue;
-        const auto& [t, t_box] = second_cache_[j - b.begin];
+        const auto& [t, t_box] = second[j];
         if (squared_gap_lower_bound(s_box, t_box) > threshold_) continue;
+        if (detail::separation_lower_bound(s, t) > threshold_) continue;
         ++tested;
-        consider(first_.ids[i], second_.ids[j], squared_distance(s, t));
+        consider(first_id, second_id, squared_distance(s, t));
       }
     }
     return tested;
@@ -150,8 +229,10 @@ class PairWalk {
   const Bvh& first_;
   const Bvh& second_;
   const Transform* transform_;
-  std::vector<SubtreePair> stack_;
-  std::vector<std::pair<Triangle, Aabb>> second_cache_;
+  std::vector<SubtreePair> queue_;  // a min-heap by key
+  std::vector<Boxed> first_scratch_, second_scratch_;
+  std::vector<LaneIds> first_min_ids_, second_min_ids_;                  // once two triangles touch
+  std::unordered_map<std::uint32_t, std::vector<Boxed>> mapped_leaves_;  // by first slot
   SquaredDistance best_;
   DistanceBounds best_bounds_;
   TriangleId best_first_ = 0, best_second_ = 0;
