@@ -147,7 +147,7 @@ TEST_CASE("mesh_distance at extreme scales: subnormal, 1e-30, 1e30, near FLT_MAX
                  scaled(random_soup(40, 349), 3e37f, "_3e37"));
 }
 
-TEST_CASE("mesh_distance of an empty mesh is none; a bad transform throws",
+TEST_CASE("mesh_distance of an empty mesh is none, and a bad transform throws",
           "[nearest][mesh_distance]") {
   const Scene box = box_mesh(Vec3(0.0f), Vec3(1.0f));
   const Bvh empty = build(TriangleSoup{}), full = build(box.soup());
