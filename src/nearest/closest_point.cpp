@@ -5,6 +5,7 @@
 // (squared_distance.hpp): in double where the bounds are apart, exactly where they overlap.
 #include "trisect/nearest/closest_point.hpp"
 
+#include "nearest/separation.hpp"
 #include "trisect/bvh/detail/squared_gap.hpp"
 #include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/geometry/point_triangle_distance.hpp"
@@ -83,6 +84,7 @@ class ClosestPointVisitor {
   }
 
   void consider(TriangleId id, const Triangle& triangle) {
+    if (best_ && detail::plane_gap_lower_bound(triangle, &point_, 1) > best_->bounds.upper) return;
     const SquaredDistance distance = squared_distance(point_, triangle);
     const DistanceBounds bounds = bounds_of(distance);
     if (has_limit_ && compare(distance, bounds, limit_, limit_bounds_) > 0) return;

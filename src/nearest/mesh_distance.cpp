@@ -45,9 +45,10 @@ std::vector<LaneIds> lane_min_ids(const Bvh& bvh) {
     for (unsigned used = wide.used_mask(); used != 0; used &= used - 1) {
       const int i = std::countr_zero(used);
       const std::uint32_t first = wide.first[i], last = wide.child_end(i, end);
-      lanes[i] = wide.child[i] == WideNode::leaf
-                     ? *std::min_element(bvh.ids.begin() + first, bvh.ids.begin() + last)
-                     : self(self, wide.child[i], last);
+      lanes[static_cast<std::size_t>(i)] =
+          wide.child[i] == WideNode::leaf
+              ? *std::min_element(bvh.ids.begin() + first, bvh.ids.begin() + last)
+              : self(self, wide.child[i], last);
     }
     return *std::min_element(lanes.begin(), lanes.end());
   };
