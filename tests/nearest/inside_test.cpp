@@ -155,7 +155,8 @@ TEST_CASE("side_of on octahedra and tetrahedra with float vertices", "[nearest][
     std::array<float, 6> reach;
     for (float& r : reach) r = k == 0 ? 1.0f : uniform(random, 0.1f, 4);
     const Scene octahedron = octahedron_mesh(center, reach);
-    check_convex({octahedron, oracle::rational(center)}, scene_points(octahedron, 150, 403 + k));
+    check_convex({octahedron, oracle::rational(center)},
+                 scene_points(octahedron, 150, 403 + static_cast<std::uint64_t>(k)));
     std::array<Vec3, 4> v;
     for (Vec3& p : v)
       p = Vec3(uniform(random, -4, 4), uniform(random, -4, 4), uniform(random, -4, 4));
@@ -165,7 +166,8 @@ TEST_CASE("side_of on octahedra and tetrahedra with float vertices", "[nearest][
       centroid[i] = 0;
       for (const Vec3& p : v) centroid[i] += oracle::rational(p[static_cast<int>(i)]) / 4;
     }
-    check_convex({tetrahedron, centroid}, scene_points(tetrahedron, 150, 413 + k));
+    check_convex({tetrahedron, centroid},
+                 scene_points(tetrahedron, 150, 413 + static_cast<std::uint64_t>(k)));
   }
 }
 
