@@ -15,7 +15,8 @@
 //   cgal           (optional) AABB_tree::closest_point_and_primitive (Epick, triangle
 //                  primitives, accelerate_distance_queries), peers/cgal_closest_point.hpp.
 //   embree         rtcPointQuery with a float closest-point function shrinking the radius, on a
-//                  triangle scene (MEDIUM, threads=1 device), peers/embree_closest_point.hpp.
+//                  triangle scene (MEDIUM, threads=1 device), embree_closest_point.hpp
+//                  (src/embree_peer/, shared with the tests).
 // inside/<library>/<scene>/{near,uniform}/tN, closed scenes sphere_1m and fandisk (the shared
 // CAD mesh, 12,946 triangles, many vertices and faces on axis planes; left out when absent):
 //   trisect        trisect::side_of per point (t1).
@@ -50,7 +51,7 @@
 // nodes_per_query and triangles_per_query (trisect::QueryStats; for mesh_distance, per call);
 // every mesh_distance benchmark reports the distance it found (`distance`).
 #include "bench_main.hpp"
-#include "peers/embree_closest_point.hpp"
+#include "embree_closest_point.hpp"
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
 
@@ -366,7 +367,7 @@ Queries<MaybeClosest> closest_queries(const std::string& scene, const std::strin
     RTCScene embree_scene = bench::embree::cached_triangle_scene(scene, RTC_BUILD_QUALITY_MEDIUM);
     const bench::embree::MeshBuffers& mesh = bench::embree::mesh_buffers(scene);
     return per_point<MaybeClosest>(points, threads, [embree_scene, &mesh](const Vec3& p) {
-      return bench::embree::closest_point(embree_scene, mesh, p);
+      return trisect::embree::closest_point(embree_scene, mesh, p);
     });
   }
   const trisect::Bvh& bvh = nearest_bvh(scene);

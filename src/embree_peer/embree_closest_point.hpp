@@ -8,19 +8,21 @@
 // found), its distance and point in float.
 //
 // The triangles are read from the scene's own shared buffers (MeshBuffers), as Embree reads them.
-#include "peers/embree_scene.hpp"
+// Beside the Embree wrapper (embree_peer.hpp), for the tests (Embree as the oracle of
+// closest_point) and the benchmarks (Embree as its peer).
+#include "embree_peer.hpp"
 
 #include <trisect/nearest/closest_point.hpp>
 
 #include <embree3/rtcore.h>
 #include <glm/geometric.hpp>
 
-#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
 
-namespace bench::embree {
+namespace trisect::embree {
 
 /// The point of triangle abc nearest `p`, in float: Ericson's Voronoi-region walk (vertex
 /// regions, then edge regions, then the face), as in Embree's closest_point tutorial.
@@ -81,11 +83,11 @@ inline bool closest_point_function(RTCPointQueryFunctionArguments* args) {
   return true;
 }
 
-/// The triangle of `scene` (a triangle scene over `mesh`, as `cached_triangle_scene` makes it)
+/// The triangle of `scene` (a triangle scene over `mesh`, as `triangle_scene` makes it)
 /// nearest `point` by Embree's point query with `closest_point_function`; its distance in float.
 /// `nullopt` for an empty scene.
-inline std::optional<trisect::ClosestPoint> closest_point(RTCScene scene, const MeshBuffers& mesh,
-                                                          const Vec3& point) {
+inline std::optional<ClosestPoint> closest_point(RTCScene scene, const MeshBuffers& mesh,
+                                                 const Vec3& point) {
   RTCPointQuery query{};
   query.x = point.x;
   query.y = point.y;
@@ -97,7 +99,7 @@ inline std::optional<trisect::ClosestPoint> closest_point(RTCScene scene, const 
   ClosestPointSearch search{&mesh};
   rtcPointQuery(scene, &query, &context, closest_point_function, &search);
   if (search.id == RTC_INVALID_GEOMETRY_ID) return std::nullopt;
-  return trisect::ClosestPoint{search.id, double(search.distance), search.point};
+  return ClosestPoint{search.id, double(search.distance), search.point};
 }
 
-}  // namespace bench::embree
+}  // namespace trisect::embree
