@@ -9,6 +9,8 @@
 // GMP's integers, which have no range limit. It runs only when the double bounds overlap.
 #include "trisect/geometry/squared_distance.hpp"
 
+#include "trisect/math/detail/lifted3.hpp"
+
 #include <gmpxx.h>
 
 #include <algorithm>
@@ -19,26 +21,9 @@
 namespace trisect {
 namespace {
 
-/// A lifted 3-vector.
-template <class T>
-struct Lifted3 {
-  T x, y, z;
-};
-
-template <class Lift>
-auto difference(const Vec3& a, const Vec3& b, const Lift& lift) {
-  return Lifted3{lift(a.x) - lift(b.x), lift(a.y) - lift(b.y), lift(a.z) - lift(b.z)};
-}
-
-template <class A, class B>
-auto cross(const Lifted3<A>& a, const Lifted3<B>& b) {
-  return Lifted3{a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-
-template <class A, class B>
-auto dot(const Lifted3<A>& a, const Lifted3<B>& b) {
-  return a.x * b.x + a.y * b.y + a.z * b.z;
-}
+using detail::cross;
+using detail::difference;
+using detail::dot;
 
 /// Numerator and denominator of a form.
 template <class N, class D>

@@ -68,19 +68,6 @@ struct SubtreePair {
   double key;
 };
 
-/// A lower bound of the squared distance between two boxes: the gaps in double are within a
-/// relative 2^-53 of the exact ones (differences of floats), their squares and sum within a
-/// few more roundings; lowered by 1e-12 to cover them.
-double squared_gap_lower_bound(const Aabb& a, const Aabb& b) noexcept {
-  double sum = 0;
-  for (int axis = 0; axis < 3; ++axis) {
-    const double gap = std::max({double(a.min[axis]) - double(b.max[axis]),
-                                 double(b.min[axis]) - double(a.max[axis]), 0.0});
-    sum += gap * gap;
-  }
-  return sum * (1 - 1e-12);
-}
-
 /// The walk's state: the best pair so far and the stack.
 class PairWalk {
  public:
@@ -90,7 +77,7 @@ class PairWalk {
   std::optional<MeshDistance> run(QueryStats& counts) {
     const Subtree a{0, 0, static_cast<std::uint32_t>(first_.size()), first_.bounds()};
     const Subtree b{0, 0, static_cast<std::uint32_t>(second_.size()), mapped(second_.bounds())};
-    push({a, b, squared_gap_lower_bound(a.box, b.box)});
+    push({a, b, detail::box_gap_lower_bound(a.box, b.box)});
     while (!queue_.empty()) {
       std::pop_heap(queue_.begin(), queue_.end(), farther);
       const SubtreePair pair = queue_.back();
@@ -180,7 +167,7 @@ class PairWalk {
       const int i = std::countr_zero(used);
       const Aabb box = split_first ? node.child_bounds(i) : mapped(node.child_bounds(i));
       const Subtree child{node.child[i], node.first[i], node.child_end(i, parent.end), box};
-      const double key = squared_gap_lower_bound(box, other.box);
+      const double key = detail::box_gap_lower_bound(box, other.box);
       if (key > threshold_) continue;
       push(split_first ? SubtreePair{child, other, key} : SubtreePair{other, child, key});
     }
@@ -202,7 +189,7 @@ class PairWalk {
         if (best_is_zero_ && std::pair(first_id, second_id) >= std::pair(best_first_, best_second_))
           continue;
         const auto& [t, t_box] = second[j];
-        if (squared_gap_lower_bound(s_box, t_box) > threshold_) continue;
+        if (detail::box_gap_lower_bound(s_box, t_box) > threshold_) continue;
         if (detail::separation_lower_bound(s, t) > threshold_) continue;
         ++tested;
         consider(first_id, second_id, squared_distance(s, t));
