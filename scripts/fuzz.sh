@@ -18,7 +18,7 @@ sanitizers=(-fsanitize=address,undefined -fno-sanitize-recover=all)
 flags=(-std=c++20 -O1 -g "${sanitizers[@]}" -Iinclude -Isrc $(pkg-config --cflags glm 2>/dev/null || true))
 # Every library and command source but the program's main (the arguments target runs the command
 # in-process); CLI11 and nlohmann-json are header-only.
-core=(src/math/*.cpp src/mesh/*.cpp src/bvh/*.cpp src/slice/*.cpp src/overlap/*.cpp src/io/*.cpp $(ls src/cli/*.cpp | grep -v main.cpp))
+core=(src/math/*.cpp src/geometry/*.cpp src/mesh/*.cpp src/bvh/*.cpp src/slice/*.cpp src/overlap/*.cpp src/nearest/*.cpp src/io/*.cpp $(ls src/cli/*.cpp | grep -v main.cpp))
 stamp=$out/core.stamp
 
 # The library objects: instrumented for coverage (fuzzer-no-link) but without libFuzzer's main.
@@ -36,7 +36,7 @@ build() {  # build NAME SOURCE [extra flags...]
   shift 2
   if [[ ! -x $out/$name || $source -nt $out/$name || $stamp -nt $out/$name ]]; then
     echo "building $name"
-    "$cxx" "${flags[@]}" -fsanitize=fuzzer "$@" "$source" "$objects"/*.o -ltbb -o "$out/$name"
+    "$cxx" "${flags[@]}" -fsanitize=fuzzer "$@" "$source" "$objects"/*.o -ltbb -lgmpxx -lgmp -o "$out/$name"
   fi
 }
 

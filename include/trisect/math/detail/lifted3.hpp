@@ -13,6 +13,8 @@ template <class T>
 struct Lifted3 {
   T x, y, z;
 };
+template <class T>
+Lifted3(T, T, T) -> Lifted3<T>;  // spelled out: clang before 17 deduces no aggregate
 
 /// a - b, each coordinate lifted by `lift` first.
 template <class Lift>
