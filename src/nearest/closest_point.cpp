@@ -106,9 +106,16 @@ class ClosestPointVisitor {
   std::optional<Best> best_;
 };
 
-void check_query(const Vec3& point, float max_distance, const std::string& what) {
+/// Throws `InvalidInput` (naming the query as `what()` says) unless the point is finite and
+/// the limit is >= 0 or +inf. The name is built only for the message: checking a valid query
+/// costs a few comparisons.
+template <class What>
+void check_query(const Vec3& point, float max_distance, const What& what) {
+  const bool valid = std::isfinite(point.x) && std::isfinite(point.y) && std::isfinite(point.z) &&
+                     max_distance >= 0;  // false for NaN
+  if (valid) return;
   const bool unlimited = max_distance == std::numeric_limits<float>::infinity();
-  validate(Sphere{point, unlimited ? 0.0f : max_distance}, what);
+  validate(Sphere{point, unlimited ? 0.0f : max_distance}, what());
 }
 
 ClosestPoint evaluate(const NearestTriangle& nearest) {
@@ -120,7 +127,7 @@ ClosestPoint evaluate(const NearestTriangle& nearest) {
 
 std::optional<NearestTriangle> nearest_triangle(const Bvh& bvh, const Vec3& point,
                                                 float max_distance, QueryStats* stats) {
-  check_query(point, max_distance, "closest point query");
+  check_query(point, max_distance, [] { return std::string("closest point query"); });
   ClosestPointVisitor visitor(bvh, point, max_distance);
   ordered_walk(bvh, visitor, stats);
   if (!visitor.best()) return std::nullopt;
@@ -140,9 +147,10 @@ void closest_points(const Bvh& bvh, std::span<const Vec3> points,
   if (answers.size() != points.size())
     throw InvalidInput("closest points: " + std::to_string(points.size()) +
                        " points but room for " + std::to_string(answers.size()) + " answers");
-  check_query(Vec3(0.0f), max_distance, "closest points: max_distance");
+  check_query(Vec3(0.0f), max_distance, [] { return std::string("closest points: max_distance"); });
   for (std::size_t i = 0; i < points.size(); ++i)
-    check_query(points[i], max_distance, "closest points: point " + std::to_string(i));
+    check_query(points[i], max_distance,
+                [i] { return "closest points: point " + std::to_string(i); });
   constexpr std::size_t points_per_task = 64;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), points_per_task),
                     [&](const tbb::blocked_range<std::size_t>& range) {

@@ -29,6 +29,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -148,9 +149,12 @@ class CrossingVisitor : public detail::RayVisitor<Slabs> {
   std::size_t crossings_ = 0;
 };
 
+/// Directions tried before giving up (each fails only on a set of measure zero).
+constexpr std::size_t max_directions = 1000;
+
 /// SplitMix64 (Steele, Lea & Flood, 2014): the k-th number of a fixed pseudo-random sequence
 /// as a float in [-1, 1).
-float pseudo_random(std::uint64_t k) {
+constexpr float pseudo_random(std::uint64_t k) {
   std::uint64_t z = 0x9E3779B97F4A7C15u * (k + 1);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
@@ -158,11 +162,20 @@ float pseudo_random(std::uint64_t k) {
   return static_cast<float>(static_cast<double>(z >> 40) * 0x1p-23 - 1.0);
 }
 
+/// The tilts of try k on the two axes other than the ray's: pseudo-random, up to ±1/16, so
+/// that no two tries and no mesh's axis-aligned edges line up with a ray. A table, computed
+/// when compiling: a point answered by its first ray pays for no generator.
+constexpr auto tilts = [] {
+  std::array<std::array<float, 2>, max_directions> table{};
+  for (std::size_t k = 0; k < max_directions; ++k)
+    for (std::size_t i = 0; i < 2; ++i) table[k][i] = 0.0625f * pseudo_random(2 * k + i);
+  return table;
+}();
+
 /// Try `k` of the ray from `point`: out through the nearest face of the mesh's bounds (the
 /// shortest way out, so the fewest boxes on the way; from outside the bounds, straight away
-/// from them), tilted by pseudo-random amounts up to ±1/16 on the other two axes, so that no
-/// two tries and no mesh's axis-aligned edges line up with it.
-Vec3 direction(const Aabb& bounds, const Vec3& point, std::uint64_t k) {
+/// from them), tilted by `tilts[k]` on the other two axes.
+Vec3 direction(const Aabb& bounds, const Vec3& point, std::size_t k) {
   int axis = 0;
   float sign = 1, nearest = std::numeric_limits<float>::infinity();
   for (int a = 0; a < 3; ++a) {
@@ -171,13 +184,11 @@ Vec3 direction(const Aabb& bounds, const Vec3& point, std::uint64_t k) {
     if (above < nearest) nearest = above, axis = a, sign = 1;
   }
   Vec3 d;
-  for (int a = 0; a < 3; ++a)
-    d[a] = a == axis ? sign : 0.0625f * pseudo_random(3 * k + static_cast<std::uint64_t>(a));
+  d[axis] = sign;
+  d[(axis + 1) % 3] = tilts[k][0];
+  d[(axis + 2) % 3] = tilts[k][1];
   return d;
 }
-
-/// Directions tried before giving up (each fails only on a set of measure zero).
-constexpr std::uint64_t max_directions = 1000;
 
 /// The walk of one ray, with the node test `Slabs`; inlined into each kernel's entry below.
 template <class Slabs>
@@ -213,7 +224,7 @@ std::pair<Crossing, std::size_t> crossings(const Bvh& bvh, const Ray& ray) {
 }
 
 PointSide side_of_valid(const Bvh& bvh, const Vec3& point) {
-  for (std::uint64_t k = 0; k < max_directions; ++k) {
+  for (std::size_t k = 0; k < max_directions; ++k) {
     const auto [stopped_by, count] = crossings(bvh, Ray{point, direction(bvh.bounds(), point, k)});
     switch (stopped_by) {
       case Crossing::origin:
@@ -228,8 +239,12 @@ PointSide side_of_valid(const Bvh& bvh, const Vec3& point) {
               std::to_string(max_directions) + " directions)");
 }
 
-void check_point(const Vec3& point, const std::string& what) {
-  validate(Sphere{point, 0.0f}, what);
+/// Throws `InvalidInput` naming the point as `what()` says unless it is finite (the name is
+/// built only for the message).
+template <class What>
+void check_point(const Vec3& point, const What& what) {
+  if (!std::isfinite(point.x) || !std::isfinite(point.y) || !std::isfinite(point.z))
+    validate(Sphere{point, 0.0f}, what());
 }
 
 std::string position_text(const Vec3& v) {
@@ -287,7 +302,7 @@ void require_closed(const TriangleSoup& soup, const std::string& mesh) {
 }
 
 PointSide side_of(const Bvh& bvh, const Vec3& point) {
-  check_point(point, "inside query");
+  check_point(point, [] { return std::string("inside query"); });
   return side_of_valid(bvh, point);
 }
 
@@ -296,7 +311,7 @@ void sides_of(const Bvh& bvh, std::span<const Vec3> points, std::span<PointSide>
     throw InvalidInput("sides_of: " + std::to_string(points.size()) + " points but room for " +
                        std::to_string(sides.size()) + " answers");
   for (std::size_t i = 0; i < points.size(); ++i)
-    check_point(points[i], "sides_of: point " + std::to_string(i));
+    check_point(points[i], [i] { return "sides_of: point " + std::to_string(i); });
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 64),
                     [&](const tbb::blocked_range<std::size_t>& range) {
                       for (std::size_t i = range.begin(); i < range.end(); ++i)
