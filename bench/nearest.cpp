@@ -36,7 +36,7 @@
 //   trisect        trisect::mesh_distance(first, second, transform) on the two BVHs (the copy
 //                  of the bunny is the transform over the one BVH).
 //   fcl            (optional) fcl::distance between two fcl::BVHModel<OBBRSSd> (built once),
-//                  the second placed by the transform, peers/fcl_distance.hpp.
+//                  the second placed by the transform, peers/fcl_mesh.hpp.
 //
 // Every side answers the same queries. Items processed are queries. Each peer's answers (and
 // trisect_batch's) are compared with trisect's once, untimed, before timing: a disagreement
@@ -65,7 +65,7 @@
 #include "peers/cgal_side_of_mesh.hpp"
 #endif
 #ifdef TRISECT_BENCH_HAVE_FCL
-#include "peers/fcl_distance.hpp"
+#include "peers/fcl_mesh.hpp"
 #endif
 
 #include <benchmark/benchmark.h>
@@ -565,10 +565,10 @@ Queries<MaybeDistance> distance_queries(const std::string& pair, const std::stri
   const MeshPair meshes = mesh_pair(pair, variant);
 #ifdef TRISECT_BENCH_HAVE_FCL
   if (library == "fcl") {
-    using bench::fcl_peer::DistanceModel;
-    static std::map<std::string, std::shared_ptr<const DistanceModel>> models;
+    using bench::fcl_peer::Model;
+    static std::map<std::string, std::shared_ptr<const Model>> models;
     for (const std::string& name : {meshes.first, meshes.second})
-      if (!models[name]) models[name] = std::make_shared<const DistanceModel>(nearest_scene(name));
+      if (!models[name]) models[name] = std::make_shared<const Model>(nearest_scene(name));
     return {1, [first = models[meshes.first], second = models[meshes.second],
                 transform = meshes.second_to_first](std::span<MaybeDistance> answers) {
               answers[0] = first->distance(*second, transform);

@@ -30,7 +30,7 @@
 #include <trisect/overlap/overlap.hpp>
 
 #ifdef TRISECT_BENCH_HAVE_FCL
-#include "peers/fcl_overlap.hpp"
+#include "peers/fcl_mesh.hpp"
 #endif
 #ifdef TRISECT_BENCH_HAVE_CGAL
 #include "peers/cgal_overlap.hpp"

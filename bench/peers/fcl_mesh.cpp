@@ -1,5 +1,5 @@
-// FCL's OBBRSS mesh-vs-mesh collision over a benchmark scene; see fcl_overlap.hpp.
-#include "peers/fcl_overlap.hpp"
+// FCL's OBBRSS mesh against mesh (collision, distance) for the benchmarks; see fcl_mesh.hpp.
+#include "peers/fcl_mesh.hpp"
 
 #include <fcl/fcl.h>
 
@@ -28,20 +28,40 @@ Model::Model(const Scene& scene) : impl_(std::make_unique<Impl>()) {
 
 Model::~Model() = default;
 
-std::size_t Model::count_pairs(const Model& other, const trisect::Transform& other_to_this) const {
+namespace {
+
+/// The rigid placement R·x + T of the 12 floats, in double.
+fcl::Transform3d placement_of(const trisect::Transform& transform) {
   fcl::Transform3d placement = fcl::Transform3d::Identity();
   fcl::Matrix3d rotation;
   for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c) rotation(r, c) = other_to_this.rows[std::size_t(4 * r + c)];
-    placement.translation()[r] = other_to_this.rows[std::size_t(4 * r + 3)];
+    for (int c = 0; c < 3; ++c) rotation(r, c) = transform.rows[std::size_t(4 * r + c)];
+    placement.translation()[r] = transform.rows[std::size_t(4 * r + 3)];
   }
   placement.linear() = rotation;
+  return placement;
+}
+
+}  // namespace
+
+std::size_t Model::count_pairs(const Model& other, const trisect::Transform& other_to_this) const {
   const fcl::CollisionObjectd first(impl_->model, fcl::Transform3d::Identity());
-  const fcl::CollisionObjectd second(other.impl_->model, placement);
+  const fcl::CollisionObjectd second(other.impl_->model, placement_of(other_to_this));
   fcl::CollisionRequestd request(std::numeric_limits<int>::max() / 2, false);
   fcl::CollisionResultd result;
   fcl::collide(&first, &second, request, result);
   return result.numContacts();
+}
+
+trisect::MeshDistance Model::distance(const Model& other,
+                                      const trisect::Transform& other_to_this) const {
+  const fcl::CollisionObjectd first(impl_->model, fcl::Transform3d::Identity());
+  const fcl::CollisionObjectd second(other.impl_->model, placement_of(other_to_this));
+  const fcl::DistanceRequestd request;
+  fcl::DistanceResultd result;
+  fcl::distance(&first, &second, request, result);
+  return {static_cast<trisect::TriangleId>(result.b1), static_cast<trisect::TriangleId>(result.b2),
+          result.min_distance};
 }
 
 }  // namespace bench::fcl_peer

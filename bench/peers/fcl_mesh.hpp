@@ -1,0 +1,47 @@
+#pragma once
+// FCL (the Flexible Collision Library) as the peer for mesh against mesh: overlap and mesh
+// distance (only when CMake found it and defined TRISECT_BENCH_HAVE_FCL). The FCL code lives in
+// fcl_mesh.cpp, a library of its own, so that FCL's and Eigen's headers stay out of the
+// benchmark files.
+//
+// Model: fcl::BVHModel<fcl::OBBRSSd> over the scene's triangles (coordinates in double), built
+// once. Queries against a second model placed by a rigid transform (R, T as doubles from the
+// same 12 floats):
+// - overlap: fcl::collide with CollisionRequest{num_max_contacts = every pair,
+//   enable_contact = false}: every pair of triangles FCL's floating-point triangle test finds
+//   intersecting (approximate: no exact arithmetic);
+// - distance: fcl::distance with a default DistanceRequest (no nearest points, no error
+//   tolerance): FCL's floating-point triangle-triangle distance over the pairs its OBBRSS walk
+//   does not prune; it stops at the first pair in contact.
+#include "scenes.hpp"
+
+#include <trisect/math/transform.hpp>
+#include <trisect/nearest/mesh_distance.hpp>
+
+#include <memory>
+
+namespace bench::fcl_peer {
+
+class Model {
+ public:
+  explicit Model(const Scene& scene);
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+  ~Model();
+
+  /// The number of triangle pairs FCL reports between this model (at the identity) and
+  /// `other` placed by `other_to_this`.
+  [[nodiscard]] std::size_t count_pairs(const Model& other,
+                                        const trisect::Transform& other_to_this) const;
+
+  /// The distance FCL finds between this model (at the identity) and `other` placed by
+  /// `other_to_this`, with the triangles it reports (FCL's primitive ids b1, b2).
+  [[nodiscard]] trisect::MeshDistance distance(const Model& other,
+                                               const trisect::Transform& other_to_this) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bench::fcl_peer
