@@ -18,19 +18,6 @@
 namespace trisect::testing {
 namespace {
 
-/// A scene of `count` triangles from the predicate-case generator in `regime`: about a quarter
-/// degenerate (repeated or collinear vertices, a point) or needles in the non-generic regimes.
-Scene regime_scene(Regime regime, std::size_t count, std::uint64_t seed) {
-  CaseGenerator generate(seed);
-  Scene scene{std::string("regime_") + regime_name(regime), {}, {}};
-  for (std::size_t k = 0; k < count; ++k) {
-    generate.begin(regime);
-    const Triangle t = generate.triangle();
-    scene.positions.insert(scene.positions.end(), {t.a, t.b, t.c});
-  }
-  return scene;
-}
-
 /// Pairs of large, nearly parallel triangles a float step or a relative 1e-6 apart: the query
 /// points between them are nearly equidistant from both.
 Scene thin_slabs(std::size_t pairs, std::uint64_t seed) {

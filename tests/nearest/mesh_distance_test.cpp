@@ -3,6 +3,7 @@
 // transforms applied as Transform::apply does, degenerate triangles, extreme scales.
 #include "support/closed_meshes.hpp"
 #include "support/describe.hpp"
+#include "support/nearest_check.hpp"
 #include "support/nearest_oracle.hpp"
 #include "support/random_cases.hpp"
 
@@ -50,17 +51,6 @@ void check_distance(const Scene& a, const Scene& b, const Transform& transform =
   CHECK(got->first == expected->first);
   CHECK(got->second == expected->second);
   CHECK(oracle::near_root(got->distance, expected->squared, mpq_class(1, 1000000)));
-}
-
-Scene regime_scene(Regime regime, std::size_t count, std::uint64_t seed) {
-  CaseGenerator generate(seed);
-  Scene scene{std::string("regime_") + regime_name(regime), {}, {}};
-  for (std::size_t k = 0; k < count; ++k) {
-    generate.begin(regime);
-    const Triangle t = generate.triangle();
-    scene.positions.insert(scene.positions.end(), {t.a, t.b, t.c});
-  }
-  return scene;
 }
 
 TEST_CASE("mesh_distance equals the exact brute force on random and lattice soups",

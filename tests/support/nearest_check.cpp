@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ios>
+#include <string>
 
 namespace trisect::testing {
 namespace {
@@ -108,6 +109,17 @@ void check_closest(const Scene& scene, const Bvh& bvh, const Vec3& point, float 
   CHECK(nearest->id == expected->id);
   CHECK(nearest->triangle == scene.triangle(expected->id));
   CHECK(oracle::value(nearest->distance) == expected->squared);
+}
+
+Scene regime_scene(Regime regime, std::size_t count, std::uint64_t seed) {
+  CaseGenerator generate(seed);
+  Scene scene{std::string("regime_") + regime_name(regime), {}, {}};
+  for (std::size_t k = 0; k < count; ++k) {
+    generate.begin(regime);
+    const Triangle t = generate.triangle();
+    scene.positions.insert(scene.positions.end(), {t.a, t.b, t.c});
+  }
+  return scene;
 }
 
 }  // namespace trisect::testing

@@ -4,6 +4,7 @@
 /// the query points they are checked at.
 
 #include "support/nearest_oracle.hpp"
+#include "support/random_cases.hpp"
 #include "support/scenes.hpp"
 
 #include <trisect/bvh/bvh.hpp>
@@ -37,5 +38,10 @@ void check_closest_answer(const Scene& scene, const Vec3& point,
 /// exact squared distance and its triangle must be triangle id's vertices.
 void check_closest(const Scene& scene, const Bvh& bvh, const Vec3& point,
                    float max_distance = std::numeric_limits<float>::infinity());
+
+/// A scene of `count` triangles from the predicate-case generator (random_cases.hpp) in
+/// `regime`: about a quarter degenerate (repeated or collinear vertices, a point) or needles in
+/// the non-generic regimes.
+[[nodiscard]] Scene regime_scene(Regime regime, std::size_t count, std::uint64_t seed);
 
 }  // namespace trisect::testing
