@@ -54,6 +54,7 @@
 #include "embree_closest_point.hpp"
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
+#include "thread_arena.hpp"
 
 #include <trisect/geometry/point_triangle_distance.hpp>
 #include <trisect/nearest/closest_point.hpp>
@@ -162,20 +163,6 @@ const std::vector<Vec3>& query_points(const std::string& name, const std::string
 // ---------------------------------------------------------------------------------------------
 // Threads
 
-/// The arena of `threads` threads, made once; with N > 1 a threads=N Embree device is kept
-/// alive beside it, since Embree caps the process's TBB concurrency at its largest live
-/// device's (see peers/embree_scene.hpp).
-tbb::task_arena& arena(unsigned threads) {
-  static std::map<unsigned, std::unique_ptr<tbb::task_arena>> arenas;
-  static std::map<unsigned, std::unique_ptr<trisect::embree::Device>> devices;
-  auto& slot = arenas[threads];
-  if (!slot) {
-    if (threads > 1) devices[threads] = std::make_unique<trisect::embree::Device>(threads);
-    slot = std::make_unique<tbb::task_arena>(static_cast<int>(threads));
-  }
-  return *slot;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Timed batches and their checks
 
@@ -194,7 +181,7 @@ Queries<Answer> per_point(const std::vector<Vec3>& points, unsigned threads, One
     return {points.size(), [&points, one](std::span<Answer> answers) {
               for (std::size_t i = 0; i < points.size(); ++i) answers[i] = one(points[i]);
             }};
-  tbb::task_arena& threads_arena = arena(threads);
+  tbb::task_arena& threads_arena = bench::arena(threads);
   return {points.size(), [&points, one, &threads_arena](std::span<Answer> answers) {
             threads_arena.execute([&] {
               tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 16),
@@ -349,7 +336,7 @@ Queries<MaybeClosest> closest_queries(const std::string& scene, const std::strin
   const std::vector<Vec3>& points = query_points(scene, variant);
   if (library == "trisect_batch") {
     const trisect::Bvh& bvh = nearest_bvh(scene);
-    tbb::task_arena& threads_arena = arena(threads);
+    tbb::task_arena& threads_arena = bench::arena(threads);
     return {points.size(), [&bvh, &points, &threads_arena](std::span<MaybeClosest> answers) {
               threads_arena.execute([&] { trisect::closest_points(bvh, points, answers); });
             }};
@@ -462,7 +449,7 @@ Queries<PointSide> inside_queries(const std::string& scene, const std::string& v
 #endif
   const trisect::Bvh& bvh = nearest_bvh(scene);
   if (library == "trisect_batch") {
-    tbb::task_arena& threads_arena = arena(threads);
+    tbb::task_arena& threads_arena = bench::arena(threads);
     return {points.size(), [&bvh, &points, &threads_arena](std::span<PointSide> answers) {
               threads_arena.execute([&] { trisect::sides_of(bvh, points, answers); });
             }};

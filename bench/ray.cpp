@@ -29,6 +29,7 @@
 #include "bench_main.hpp"
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
+#include "thread_arena.hpp"
 
 #include <trisect/bvh/ray_query.hpp>
 
@@ -242,23 +243,10 @@ void embree_stream(RTCScene scene, RTCIntersectContext& context, const std::vect
   }
 }
 
-// The arena of `threads` threads, made once (with a threads=N Embree device beside it when
-// N > 1, see the file's comment).
-tbb::task_arena& arena(unsigned threads) {
-  static std::map<unsigned, std::unique_ptr<tbb::task_arena>> arenas;
-  static std::map<unsigned, std::unique_ptr<trisect::embree::Device>> devices;
-  auto& slot = arenas[threads];
-  if (!slot) {
-    if (threads > 1) devices[threads] = std::make_unique<trisect::embree::Device>(threads);
-    slot = std::make_unique<tbb::task_arena>(static_cast<int>(threads));
-  }
-  return *slot;
-}
-
 Batch stream_batch(const std::string& scene_name, const std::string& variant,
                    const std::string& library, unsigned threads) {
   const std::vector<Ray>& list = rays(scene_name, variant);
-  tbb::task_arena& threads_arena = arena(threads);
+  tbb::task_arena& threads_arena = bench::arena(threads);
   if (library == "trisect") {
     const trisect::Bvh& bvh = bench::trisect_bvh(scene_name);
     auto hits = std::make_shared<std::vector<std::optional<trisect::Hit>>>(list.size());

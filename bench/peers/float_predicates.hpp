@@ -5,6 +5,8 @@
 /// near-touching cases may be answered wrongly; that is the point of the comparison. Closed-set
 /// conventions match trisect's (touching counts) up to rounding.
 
+#include "float_closest_point.hpp"
+
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
@@ -86,30 +88,9 @@ using Vec3 = glm::vec3;
   return glm::dot(normal, highest) >= offset;
 }
 
-/// The point of triangle abc closest to `point`, after Ericson, "Real-Time Collision Detection"
-/// (2005), §5.1.5: the Voronoi region is found from barycentric-style dot products, vertex
-/// regions first, then edge regions, then the face. Degenerate triangles may divide by zero.
-[[nodiscard]] inline Vec3 closest_point_on_triangle(const Vec3& point, const Vec3& a, const Vec3& b,
-                                                    const Vec3& c) noexcept {
-  const Vec3 ab = b - a, ac = c - a, ap = point - a;
-  const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
-  if (d1 <= 0.0f && d2 <= 0.0f) return a;
-  const Vec3 bp = point - b;
-  const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
-  if (d3 >= 0.0f && d4 <= d3) return b;
-  const float vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return a + (d1 / (d1 - d3)) * ab;
-  const Vec3 cp = point - c;
-  const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
-  if (d6 >= 0.0f && d5 <= d6) return c;
-  const float vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return a + (d2 / (d2 - d6)) * ac;
-  const float va = d3 * d6 - d5 * d4;
-  if (va <= 0.0f && d4 - d3 >= 0.0f && d5 - d6 >= 0.0f)
-    return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
-  const float denominator = 1.0f / (va + vb + vc);
-  return a + (vb * denominator) * ab + (vc * denominator) * ac;
-}
+/// The point of triangle abc closest to `point` in float (Ericson §5.1.5), as Embree's
+/// closest_point tutorial computes it.
+using trisect::embree::closest_point_on_triangle;
 
 /// Sphere–triangle overlap: the squared distance from the centre to the closest point of the
 /// triangle is at most radius² (Ericson §5.2.7).
