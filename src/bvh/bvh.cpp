@@ -139,8 +139,7 @@ void check_against(const Bvh& bvh, const TriangleSoup& soup) {
 
 BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersection_cost) {
   BvhStatistics stats;
-  stats.bytes = bvh.wide.capacity() * sizeof(WideNode) + bvh.triangles.bytes() +
-                bvh.ids.capacity() * sizeof(TriangleId);
+  stats.bytes = bvh.wide.bytes() + bvh.triangles.bytes() + bvh.ids.bytes();
   if (bvh.empty()) return stats;
   stats.bytes_per_triangle = double(stats.bytes) / double(bvh.size());
   const double root_area = bvh.bounds().half_area();

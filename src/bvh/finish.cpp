@@ -225,7 +225,7 @@ std::vector<WideNode> collapse_to_wide(const BinaryNode* nodes, std::size_t slot
   return Collapser(nodes, slot_count, costs).run();
 }
 
-std::vector<LeafRange> leaf_ranges(const std::vector<WideNode>& wide, std::uint32_t slot_count) {
+std::vector<LeafRange> leaf_ranges(std::span<const WideNode> wide, std::uint32_t slot_count) {
   std::vector<LeafRange> leaves;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0, slot_count}};  // node, end
   while (!stack.empty()) {
@@ -248,7 +248,7 @@ Bvh finish(const BinaryNode* nodes, std::vector<TriangleId> leaf_order, const Tr
   Bvh bvh;
   const auto slot_count = static_cast<std::uint32_t>(leaf_order.size());
   bvh.wide = collapse_to_wide(nodes, 2 * std::size_t{slot_count} - 1, costs);
-  bvh.triangles = LeafTriangles::of(soup, leaf_order, leaf_ranges(bvh.wide, slot_count));
+  bvh.triangles = LeafTriangles::of(soup, leaf_order, leaf_ranges(bvh.wide.span(), slot_count));
   bvh.ids = std::move(leaf_order);
   bvh.root_bounds = nodes[0].bounds;
   return bvh;

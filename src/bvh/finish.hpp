@@ -5,6 +5,7 @@
 #include "trisect/bvh/bvh.hpp"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace trisect::detail {
@@ -46,7 +47,7 @@ struct CollapseCosts {
 
 /// The slot ranges of the leaves of the wide tree `wide` over `slot_count` slots, in no
 /// particular order.
-[[nodiscard]] std::vector<LeafRange> leaf_ranges(const std::vector<WideNode>& wide,
+[[nodiscard]] std::vector<LeafRange> leaf_ranges(std::span<const WideNode> wide,
                                                  std::uint32_t slot_count);
 
 /// The `Bvh` over `soup` whose tree is the binary tree rooted at `nodes[0]` and whose slots

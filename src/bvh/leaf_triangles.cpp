@@ -1,53 +1,63 @@
 // The leaf-grouped triangle storage: the parallel copy and access to one slot.
 #include "trisect/bvh/leaf_triangles.hpp"
 
+#include "default_init_allocator.hpp"
 #include "huge_pages.hpp"
+#include "trisect/math/validate.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <bit>
+#include <string>
+#include <vector>
 
 namespace trisect {
-namespace {
-
-// Writes `triangle` into lane `lane` of the group of `count` lanes whose floats start at `at`.
-void write_lane(float* at, int count, int lane, const Triangle& triangle) noexcept {
-  const Vec3 vertices[3] = {triangle.a, triangle.b, triangle.c};
-  for (int vertex = 0; vertex < 3; ++vertex)
-    for (int axis = 0; axis < 3; ++axis)
-      at[(3 * vertex + axis) * count + lane] = vertices[vertex][axis];
-}
-
-}  // namespace
 
 LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const TriangleId> ids,
                                 std::span<const LeafRange> leaves) {
+  // On huge pages from the start, and left unwritten: the leaves below fill 9 floats per
+  // slot, and the tail is zeroed here.
+  std::vector<float, detail::DefaultInitAllocator<float>> coordinates;
+  detail::resize_on_huge_pages(coordinates, 9 * ids.size() + TriangleGroup::width - 1);
+  std::fill(coordinates.end() - (TriangleGroup::width - 1), coordinates.end(), 0.0f);
+  std::vector<std::uint64_t> leaf_starts(ids.size() / 64 + 1, 0);
+  const auto mark = [&](std::size_t slot) {
+    leaf_starts[slot / 64] |= std::uint64_t{1} << (slot % 64);
+  };
+  for (const LeafRange& leaf : leaves) mark(leaf.begin);
+  mark(ids.size());
   LeafTriangles stored;
   stored.size_ = ids.size();
-  // On huge pages from the start, and left unwritten: the groups below fill 9 floats per
-  // slot, and the tail is zeroed here.
-  const std::size_t floats = 9 * ids.size() + TriangleGroup::width - 1;
-  detail::resize_on_huge_pages(stored.coordinates_, floats);
-  std::fill(stored.coordinates_.end() - (TriangleGroup::width - 1), stored.coordinates_.end(),
-            0.0f);
-  stored.leaf_starts_.assign(ids.size() / 64 + 1, 0);
-  for (const LeafRange& leaf : leaves) stored.mark_leaf_start(leaf.begin);
-  stored.mark_leaf_start(static_cast<std::uint32_t>(ids.size()));
+  stored.coordinates_ = std::move(coordinates);
+  stored.leaf_starts_ = std::move(leaf_starts);
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, leaves.size(), 1024), [&](const auto& range) {
-        for (std::size_t index = range.begin(); index != range.end(); ++index) {
-          const LeafRange leaf = leaves[index];
-          stored.for_each_group(leaf.begin, leaf.end,
-                                [&](std::uint32_t first, const TriangleGroup& group) {
-                                  float* at = stored.coordinates_.data() + 9 * std::size_t{first};
-                                  for (int lane = 0; lane < group.count; ++lane)
-                                    write_lane(at, group.count, lane,
-                                               soup.triangle(ids[first + std::uint32_t(lane)]));
-                                });
-        }
+        for (std::size_t index = range.begin(); index != range.end(); ++index)
+          stored.rewrite_leaf(leaves[index],
+                              [&](std::uint32_t slot) { return soup.triangle(ids[slot]); });
       });
+  return stored;
+}
+
+LeafTriangles LeafTriangles::from_arrays(std::size_t size, BvhArray<float> coordinates,
+                                         BvhArray<std::uint64_t> leaf_starts) {
+  const auto bit = [&](std::size_t slot) {
+    return (leaf_starts[slot / 64] >> (slot % 64) & 1u) != 0;
+  };
+  if (coordinates.size() != 9 * size + TriangleGroup::width - 1)
+    throw InvalidInput("leaf triangles: " + std::to_string(coordinates.size()) +
+                       " coordinates for " + std::to_string(size) + " slots");
+  if (leaf_starts.size() != size / 64 + 1)
+    throw InvalidInput("leaf triangles: " + std::to_string(leaf_starts.size()) +
+                       " leaf start words for " + std::to_string(size) + " slots");
+  if (!bit(size) || (size > 0 && !bit(0)))
+    throw InvalidInput("leaf triangles: the leaf starts do not mark the first and the end slot");
+  LeafTriangles stored;
+  stored.size_ = size;
+  stored.coordinates_ = std::move(coordinates);
+  stored.leaf_starts_ = std::move(leaf_starts);
   return stored;
 }
 

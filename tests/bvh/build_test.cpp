@@ -22,7 +22,8 @@ namespace trisect::testing {
 namespace {
 
 bool same_nodes(const Bvh& a, const Bvh& b) {
-  return a.root_bounds == b.root_bounds && a.ids == b.ids && a.wide.size() == b.wide.size() &&
+  return a.root_bounds == b.root_bounds && std::ranges::equal(a.ids, b.ids) &&
+         a.wide.size() == b.wide.size() &&
          std::memcmp(a.wide.data(), b.wide.data(), a.wide.size() * sizeof(WideNode)) == 0;
 }
 TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") {
@@ -128,7 +129,7 @@ TEST_CASE("validate names a corrupted node", "[bvh]") {
   bad.wide[0].first[1] += 1;  // child 0 grows into child 1's slots
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
   bad = good;
-  bad.wide.pop_back();
+  bad.wide.shrink_to(bad.wide.size() - 1);
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("wide node"));
   bad = good;
   // The root's box no longer holds the triangles, nor the decoded child boxes: the plane
@@ -139,7 +140,7 @@ TEST_CASE("validate names a corrupted node", "[bvh]") {
   bad.wide[0].child[1] = WideNode::unused;  // an unused lane before used ones
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("unused lane"));
   bad = good;
-  std::swap(bad.ids.front(), bad.ids.back());  // two slots name each other's triangles
+  std::swap(bad.ids[0], bad.ids[bad.ids.size() - 1]);  // two slots name each other's triangles
   CHECK_THROWS_WITH(validate(bad, &soup), Catch::Contains("does not hold input triangle"));
 }
 TEST_CASE("empty soups build empty trees with empty answers", "[bvh]") {

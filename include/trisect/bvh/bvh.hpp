@@ -3,6 +3,7 @@
 /// The bounding volume hierarchy: 8-wide nodes plus the triangles in leaf order, and what can be
 /// asked of one built (statistics, validation).
 
+#include "trisect/bvh/bvh_array.hpp"
 #include "trisect/bvh/leaf_triangles.hpp"
 #include "trisect/bvh/wide_node.hpp"
 #include "trisect/math/aabb.hpp"
@@ -21,10 +22,14 @@ namespace trisect {
 /// Slots: the triangles are stored in slot order, and every wide node covers a contiguous run
 /// of slots; the root `wide[0]` covers all of them, [0, size()).
 struct Bvh {
-  std::vector<WideNode> wide;        ///< Depth-first; wide[0] is the root when not empty.
+  BvhArray<WideNode> wide;           ///< Depth-first; wide[0] is the root when not empty.
   LeafTriangles triangles;           ///< Triangles in slot order, grouped by leaf.
-  std::vector<TriangleId> ids;       ///< Input id of the triangle in each slot.
+  BvhArray<TriangleId> ids;          ///< Input id of the triangle in each slot.
   Aabb root_bounds = Aabb::empty();  ///< Box of all triangles: the root's own box.
+  /// `statistics(*this).sah_cost` of the tree as built (unit costs), which `refit` measures
+  /// its refitted trees against; 0 when not known yet (`refit` then measures the tree it is
+  /// given first).
+  double built_sah_cost = 0;
 
   /// True when the BVH holds no triangle.
   [[nodiscard]] bool empty() const noexcept { return wide.empty(); }
@@ -46,7 +51,7 @@ struct BvhStatistics {
   /// leaves; 0 when empty.
   int depth = 0;
   double sah_cost = 0;            ///< Surface area heuristic cost with the given unit costs.
-  std::size_t bytes = 0;          ///< Memory held by the BVH's arrays (their capacities).
+  std::size_t bytes = 0;          ///< Memory held by the BVH's arrays (their sizes).
   double bytes_per_triangle = 0;  ///< `bytes` / `Bvh::size()`; 0 when empty.
 };
 
@@ -57,7 +62,7 @@ struct BvhStatistics {
 /// so the root adds traversal_cost), and a leaf's box is its parent's decoded child box. When R is
 /// 0 every ratio A / R counts as 1. This is the cost of MacDonald & Booth ("Heuristics for ray
 /// tracing using space subdivision", 1990) taken over the wide tree: one traversal step per wide
-/// node entered, not per binary node. `bytes` counts the capacities of `wide`, `triangles`
+/// node entered, not per binary node. `bytes` counts the bytes of `wide`, `triangles`
 /// (`LeafTriangles::bytes`) and `ids`.
 [[nodiscard]] BvhStatistics statistics(const Bvh& bvh, float traversal_cost = 1.0f,
                                        float intersection_cost = 1.0f);

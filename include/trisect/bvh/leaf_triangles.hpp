@@ -4,7 +4,7 @@
 /// up to four, so that a leaf's triangles load straight into SIMD lanes (Wald et al., "Embree:
 /// A Kernel Framework for Efficient CPU Ray Tracing", 2014, keeps its leaves as such blocks).
 
-#include "trisect/bvh/detail/default_init_allocator.hpp"
+#include "trisect/bvh/bvh_array.hpp"
 #include "trisect/math/triangle_group.hpp"
 #include "trisect/mesh/triangle_soup.hpp"
 
@@ -39,6 +39,12 @@ class LeafTriangles {
   /// The ids must be valid ids of `soup`.
   [[nodiscard]] static LeafTriangles of(const TriangleSoup& soup, std::span<const TriangleId> ids,
                                         std::span<const LeafRange> leaves);
+  /// The triangles of `size` slots stored as `coordinates` and `leaf_starts` hold them (as
+  /// `coordinate_array` and `leaf_start_array` give them out): for a tree read back from a file.
+  /// Throws `InvalidInput` unless the arrays have the lengths `size` gives and the leaf starts
+  /// mark slot 0 and `size` (so that `leaf_of` stays inside them).
+  [[nodiscard]] static LeafTriangles from_arrays(std::size_t size, BvhArray<float> coordinates,
+                                                 BvhArray<std::uint64_t> leaf_starts);
 
   /// Number of slots.
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
@@ -70,10 +76,26 @@ class LeafTriangles {
   [[nodiscard]] const void* address(std::uint32_t slot) const noexcept {
     return coordinates_.data() + 9 * std::size_t{slot};
   }
-  /// Bytes held (capacities).
+  /// Bytes held.
   [[nodiscard]] std::size_t bytes() const noexcept {
-    return coordinates_.capacity() * sizeof(float) +
-           leaf_starts_.capacity() * sizeof(std::uint64_t);
+    return coordinates_.bytes() + leaf_starts_.bytes();
+  }
+  /// Writes `triangle_of(slot)` (a `Triangle`) into every slot of `leaf`, a leaf of this
+  /// storage, keeping its grouping: how `of` fills the storage and `refit` moves triangles.
+  template <class F>
+  void rewrite_leaf(LeafRange leaf, F&& triangle_of) noexcept {
+    for (std::uint32_t first = leaf.begin; first < leaf.end; first += TriangleGroup::width) {
+      const int count = group(first, leaf.end).count;
+      for (int lane = 0; lane < count; ++lane)
+        write_lane(coordinates_.data() + 9 * std::size_t{first}, count, lane,
+                   triangle_of(first + static_cast<std::uint32_t>(lane)));
+    }
+  }
+  /// The stored floats: 9 per slot, grouped by leaf, then `TriangleGroup::width - 1` zeros.
+  [[nodiscard]] const BvhArray<float>& coordinate_array() const noexcept { return coordinates_; }
+  /// One bit per slot, set where a leaf starts, and bit size() set too; 64 slots per word.
+  [[nodiscard]] const BvhArray<std::uint64_t>& leaf_start_array() const noexcept {
+    return leaf_starts_;
   }
 
  private:
@@ -83,16 +105,20 @@ class LeafTriangles {
     int count, lane;
   };
   [[nodiscard]] Place place_of(std::uint32_t slot) const noexcept;
-  void mark_leaf_start(std::uint32_t slot) noexcept {
-    leaf_starts_[slot / 64] |= std::uint64_t{1} << (slot % 64);
+  // Writes `triangle` into lane `lane` of the group of `count` lanes whose floats start at `at`.
+  static void write_lane(float* at, int count, int lane, const Triangle& triangle) noexcept {
+    const Vec3 vertices[3] = {triangle.a, triangle.b, triangle.c};
+    for (int vertex = 0; vertex < 3; ++vertex)
+      for (int axis = 0; axis < 3; ++axis)
+        at[(3 * vertex + axis) * count + lane] = vertices[vertex][axis];
   }
 
   std::size_t size_ = 0;
   // 9 floats per slot, then TriangleGroup::width - 1 zeros, so that a group's last lanes
-  // load without reading past the end. Sized without zeroing: `of` writes every float.
-  std::vector<float, detail::DefaultInitAllocator<float>> coordinates_;
+  // load without reading past the end.
+  BvhArray<float> coordinates_;
   // Bit s set when a leaf starts at slot s; bit size_ set too.
-  std::vector<std::uint64_t> leaf_starts_;
+  BvhArray<std::uint64_t> leaf_starts_;
 };
 
 }  // namespace trisect

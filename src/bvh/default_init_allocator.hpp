@@ -1,7 +1,5 @@
 #pragma once
-/// \file
-/// An allocator that leaves new floats unwritten, for `LeafTriangles`. Not part of the API
-/// (installed because `LeafTriangles` holds a vector with it; no stability promised).
+// An allocator that leaves new floats unwritten, for the arrays a builder fills. Internal.
 
 #include <memory>
 #include <new>
