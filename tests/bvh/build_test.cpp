@@ -1,6 +1,7 @@
 // Builds: valid and independent of the thread count, the wide nodes the binary tree collapses
 // into, validate() naming broken invariants, empty and indexed soups, invalid input.
 #include "support/brute_force.hpp"
+#include "support/every_query_check.hpp"
 #include "support/query_maker.hpp"
 #include "support/ray_check.hpp"
 #include "support/scenes.hpp"
@@ -58,21 +59,7 @@ TEST_CASE("morton trees answer every query as brute force does", "[bvh]") {
   for (const Scene& scene : all_scenes()) {
     INFO(scene.name);
     const Bvh bvh = build(scene.soup(), {.method = BuildMethod::morton});
-    QueryMaker make{scene, std::mt19937_64(31)};
-    const float size = scene_size(scene);
-    for (int q = 0; q < 60; ++q) {
-      const Aabb box = make.box(0.05f * size);
-      REQUIRE(collect_touching(bvh, box) == brute_force(scene, box));
-      const Plane plane = make.plane();
-      REQUIRE(collect_touching(bvh, plane) == brute_force(scene, plane));
-      const Sphere sphere = make.sphere(0.05f * size);
-      REQUIRE(collect_touching(bvh, sphere) == brute_force(scene, sphere));
-      const Vec3 origin = make.vertex() + Vec3(uniform(make.random, -3, 3) * size * 0.1f);
-      const Ray ray{origin, make.vertex() - origin};
-      if (ray.direction == Vec3(0.0f)) continue;
-      check_closest_hit(scene.soup(), ray, closest_hit(bvh, ray));
-      check_any_hit(scene.soup(), ray, any_hit(bvh, ray));
-    }
+    check_every_query(bvh, scene, 60);
   }
 }
 

@@ -1,8 +1,6 @@
 // Refit: the tree refitted to moved vertices answers every query as brute force does on the
 // moved triangles, is valid over them, and refitted back is the tree as built, bit for bit.
-#include "support/brute_force.hpp"
-#include "support/query_maker.hpp"
-#include "support/ray_check.hpp"
+#include "support/every_query_check.hpp"
 #include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
@@ -67,23 +65,6 @@ Scene deformed(const Scene& scene, float amount) {
   return moved;
 }
 
-// Box, plane and ball queries and rays on `bvh` against brute force over `scene`.
-void check_queries(const Bvh& bvh, const Scene& scene, int queries) {
-  QueryMaker make{scene, std::mt19937_64(31)};
-  const float size = scene_size(scene);
-  for (int q = 0; q < queries; ++q) {
-    const Aabb box = make.box(0.05f * size);
-    REQUIRE(collect_touching(bvh, box) == brute_force(scene, box));
-    const Plane plane = make.plane();
-    REQUIRE(collect_touching(bvh, plane) == brute_force(scene, plane));
-    const Sphere ball = make.sphere(0.05f * size);
-    REQUIRE(collect_touching(bvh, ball) == brute_force(scene, ball));
-    const Vec3 origin = make.vertex() + Vec3(uniform(make.random, -3, 3) * size * 0.1f);
-    const Ray ray{origin, make.vertex() - origin};
-    if (ray.direction != Vec3(0.0f)) check_closest_hit(scene.soup(), ray, closest_hit(bvh, ray));
-  }
-}
-
 TEST_CASE("a refitted tree is valid and answers every query exactly on the moved mesh",
           "[bvh][refit]") {
   for (const Scene& scene : all_scenes()) {
@@ -94,7 +75,7 @@ TEST_CASE("a refitted tree is valid and answers every query exactly on the moved
     const TriangleSoup moved_soup = moved.soup();
     validate(bvh, &moved_soup);
     CHECK(bvh.bounds() == build(moved.soup()).bounds());
-    check_queries(bvh, moved, 60);
+    check_every_query(bvh, moved, 60);
   }
 }
 
@@ -159,7 +140,7 @@ TEST_CASE("a partial refit moves the changed triangles and keeps every answer ex
       const TriangleSoup current_soup = current.soup();
       validate(bvh, &current_soup);
     }
-    check_queries(bvh, current, 30);
+    check_every_query(bvh, current, 30);
     // Every triangle named: the same tree as a full refit.
     Bvh full = bvh;
     std::vector<TriangleId> all(scene.size());
@@ -203,7 +184,7 @@ TEST_CASE("refit_quality measures the refitted tree against the built one", "[bv
   const RefitQuality scrambled_quality = refit_quality(bvh);
   CHECK(scrambled_quality.degradation() > 5.0);
   CHECK(scrambled_quality.rebuild_advised());
-  check_queries(bvh, scrambled, 20);
+  check_every_query(bvh, scrambled, 20);
 }
 
 TEST_CASE("a refit that cannot be done says why and leaves the tree as it was", "[bvh][refit]") {
