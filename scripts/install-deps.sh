@@ -11,6 +11,7 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config   # toolchain
   libglm-dev                  # the library's one dependency
+  libxxhash-dev               # the tree file's checksum (XXH3, header-only use)
   libcli11-dev                # the trisect command's arguments (header-only)
   nlohmann-json3-dev          # the trisect command's JSON output (header-only)
   catch2 libgmp-dev           # tests (Catch2 v2; gmpxx comes with libgmp-dev)

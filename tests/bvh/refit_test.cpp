@@ -1,6 +1,7 @@
 // Refit: the tree refitted to moved vertices answers every query as brute force does on the
 // moved triangles, is valid over them, and refitted back is the tree as built, bit for bit.
 #include "support/every_query_check.hpp"
+#include "support/same_tree.hpp"
 #include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
@@ -21,29 +22,6 @@
 
 namespace trisect::testing {
 namespace {
-
-// Two wide nodes equal bit for bit, but for the sign of a zero grid origin: a box's lowest face
-// may be 0 from one triangle and -0 from another, and which one a minimum keeps depends on the
-// order of the operands.
-bool same_node(const WideNode& a, const WideNode& b) {
-  constexpr std::size_t after_origin = offsetof(WideNode, exponent);
-  return a.origin[0] == b.origin[0] && a.origin[1] == b.origin[1] && a.origin[2] == b.origin[2] &&
-         std::memcmp(reinterpret_cast<const char*>(&a) + after_origin,
-                     reinterpret_cast<const char*>(&b) + after_origin,
-                     sizeof(WideNode) - after_origin) == 0;
-}
-
-// Every array of `a` and `b` equal, bit for bit (the nodes as `same_node` says).
-bool same_tree(const Bvh& a, const Bvh& b) {
-  const auto same = [](const auto& x, const auto& y) {
-    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.bytes()) == 0;
-  };
-  return a.root_bounds == b.root_bounds && a.wide.size() == b.wide.size() &&
-         std::equal(a.wide.begin(), a.wide.end(), b.wide.begin(), same_node) &&
-         same(a.ids, b.ids) &&
-         same(a.triangles.coordinate_array(), b.triangles.coordinate_array()) &&
-         same(a.triangles.leaf_start_array(), b.triangles.leaf_start_array());
-}
 
 // `scene` bent and twisted about its centre by `amount` (0: unchanged), each position moved as
 // a smooth function of itself, so corners that coincide move alike.

@@ -15,6 +15,10 @@ class FileError : public Error {
   using Error::Error;
 };
 
+/// Throws `FileError` naming `path` when it names a directory, FIFO, device or socket (a link
+/// is followed); does nothing for a regular file or a path that does not exist.
+void refuse_special_file(const std::filesystem::path& path);
+
 /// The whole content of the file at `path`, which must be a regular file (or a link to one):
 /// a directory, FIFO, device or socket is refused before opening, since a FIFO without a
 /// writer would block and a device such as /dev/zero never ends. Throws `FileError` naming the

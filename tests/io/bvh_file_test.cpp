@@ -1,0 +1,182 @@
+// Tree files: a saved tree loads back bit for bit and answers every query; every damaged,
+// foreign or unreadable file is refused with a message naming it; a failed save loses nothing.
+#include "support/every_query_check.hpp"
+#include "support/same_tree.hpp"
+#include "support/scenes.hpp"
+#include "support/scratch_folder.hpp"
+
+#include <trisect/bvh/build.hpp>
+#include <trisect/bvh/refit.hpp>
+#include <trisect/io/bvh_file.hpp>
+#include <trisect/io/read_file.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <string>
+
+namespace trisect::testing {
+namespace {
+
+// Byte offsets of header fields (the layout bvh_file.hpp describes).
+constexpr std::size_t version_at = 8, byte_order_at = 12, node_bytes_at = 20, triangles_at = 24;
+
+std::string bytes_of(const Bvh& bvh) {
+  std::ostringstream out(std::ios::binary);
+  write_bvh(bvh, out);
+  return out.str();
+}
+
+template <class T>
+void put(std::string& bytes, std::size_t at, T value) {
+  std::memcpy(bytes.data() + at, &value, sizeof value);
+}
+
+TEST_CASE("a saved tree loads back bit for bit and answers every query", "[io][bvh_file]") {
+  const ScratchFolder folder;
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    Bvh built = build(scene.soup());
+    built.built_sah_cost = 12.5;
+    const auto path = folder.path() / "tree.bvh";
+    save_bvh(built, path);
+    CHECK(is_bvh_file(path));
+    CHECK(read_regular_file(path) == bytes_of(built));
+    const Bvh loaded = load_bvh(path, {.verify_checksum = true, .validate_tree = true});
+    CHECK(same_tree(loaded, built));
+    CHECK(loaded.built_sah_cost == 12.5);
+    const TriangleSoup soup = scene.soup();
+    validate(loaded, &soup);
+    check_every_query(loaded, scene, 20);
+  }
+}
+
+TEST_CASE("an empty tree saves and loads as an empty tree", "[io][bvh_file]") {
+  const ScratchFolder folder;
+  save_bvh(Bvh{}, folder.path() / "empty.bvh");
+  const Bvh loaded = load_bvh(folder.path() / "empty.bvh");
+  CHECK(loaded.empty());
+  CHECK(loaded.size() == 0);
+  CHECK(loaded.bounds().is_empty());
+}
+
+TEST_CASE("a loaded tree is refitted in memory, never in its file", "[io][bvh_file]") {
+  const ScratchFolder folder;
+  const Scene scene = noisy_sphere(30, 40, 4);
+  const auto path = folder.path() / "sphere.bvh";
+  save_bvh(build(scene.soup()), path);
+  const std::string before = read_regular_file(path);
+  Bvh loaded = load_bvh(path);
+  Scene moved = scene;
+  for (Vec3& p : moved.positions) p = 2.0f * p + Vec3(1, 0, 0);
+  refit(loaded, moved.soup());
+  const TriangleSoup moved_soup = moved.soup();
+  validate(loaded, &moved_soup);
+  CHECK(read_regular_file(path) == before);
+  const Bvh copy = loaded;  // a deep copy outlives nothing it needs
+  CHECK(same_tree(copy, loaded));
+}
+
+TEST_CASE("damaged, foreign and unreadable tree files are refused, naming the file",
+          "[io][bvh_file]") {
+  const ScratchFolder folder;
+  const std::string good = bytes_of(build(noisy_sphere(10, 12, 5).soup()));
+  const auto refused = [&](const std::string& bytes, const std::string& problem) {
+    const auto path = folder.write("t.bvh", bytes);
+    INFO(problem);
+    CHECK_THROWS_WITH(load_bvh(path),
+                      Catch::StartsWith(path.string() + ": ") && Catch::Contains(problem));
+  };
+  for (const std::size_t length : {std::size_t{0}, std::size_t{10}, std::size_t{127}})
+    refused(good.substr(0, length), "truncated: " + std::to_string(length) + " bytes, fewer");
+  for (const std::size_t length : {std::size_t{128}, good.size() / 2, good.size() - 1})
+    refused(good.substr(0, length),
+            "truncated: " + std::to_string(length) + " bytes of " + std::to_string(good.size()));
+  refused(good + '\0', "trailing bytes");
+  std::string bad = good;
+  bad[0] = 'x';
+  refused(bad, "not a trisect tree file");
+  refused("solid cube\nendsolid cube\n" + std::string(200, ' '), "not a trisect tree file");
+  bad = good;
+  put<std::uint32_t>(bad, byte_order_at, 0x04030201u);
+  refused(bad, "other byte order");
+  bad = good;
+  put<std::uint32_t>(bad, version_at, 2);
+  refused(bad, "tree file version 2, but this trisect reads version 1");
+  bad = good;
+  put<std::uint32_t>(bad, node_bytes_at, 64);
+  refused(bad, "another layout");
+  bad = good;
+  put<std::uint64_t>(bad, triangles_at, std::uint64_t{1} << 62);
+  refused(bad, "inconsistent counts");
+  for (const std::size_t at :
+       {std::size_t{100}, std::size_t{128}, good.size() / 2, good.size() - 1}) {
+    bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x10);
+    refused(bad, "checksum mismatch");
+  }
+  CHECK_THROWS_WITH(load_bvh(folder.path()), Catch::Contains("is a directory"));
+  CHECK_THROWS_WITH(load_bvh(folder.path() / "missing.bvh"), Catch::Contains("cannot open file"));
+  CHECK_THROWS_WITH(load_bvh("/dev/zero"), Catch::Contains("is not a regular file"));
+  CHECK_FALSE(is_bvh_file(folder.path()));
+  CHECK_FALSE(is_bvh_file(folder.path() / "missing.bvh"));
+  CHECK_FALSE(is_bvh_file(folder.write("cube.obj", "v 0 0 0\n")));
+}
+
+TEST_CASE("a tree that is broken but checksummed loads only unchecked", "[io][bvh_file]") {
+  const ScratchFolder folder;
+  Bvh broken = build(noisy_sphere(10, 12, 6).soup());
+  broken.wide[0].child[0] = 999999;  // a child out of range
+  save_bvh(broken, folder.path() / "broken.bvh");
+  CHECK_NOTHROW(load_bvh(folder.path() / "broken.bvh"));
+  CHECK_THROWS_WITH(
+      load_bvh(folder.path() / "broken.bvh", {.verify_checksum = false, .validate_tree = true}),
+      Catch::Contains("broken.bvh: bvh: wide node 999999 is out of range"));
+}
+
+TEST_CASE("a save that cannot finish leaves the old file and no other", "[io][bvh_file]") {
+  const ScratchFolder folder;
+  const auto path = folder.path() / "kept.bvh";
+  save_bvh(build(noisy_sphere(4, 5, 7).soup()), path);
+  const std::string old = read_regular_file(path);
+  const Bvh large = build(noisy_sphere(100, 100, 8).soup());
+  // A file size limit makes writes fail as a full disk does; in a child process, which then
+  // reports by its exit status whether save_bvh threw the expected error.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{4096, 4096};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      save_bvh(large, path);
+    } catch (const FileError& error) {
+      const bool named =
+          std::string(error.what()).find("kept.bvh: cannot write: ") != std::string::npos;
+      ::_exit(named ? 0 : 2);
+    }
+    ::_exit(1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(read_regular_file(path) == old);
+  int files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(folder.path()))
+    ++files;
+  CHECK(files == 1);
+  CHECK_THROWS_WITH(save_bvh(large, folder.path() / "no" / "such" / "folder.bvh"),
+                    Catch::Contains("folder.bvh: cannot create file"));
+  CHECK_THROWS_WITH(save_bvh(large, "/dev/full"), Catch::Contains("is not a regular file"));
+}
+
+}  // namespace
+}  // namespace trisect::testing
