@@ -1,7 +1,11 @@
 #include "trisect/bvh/bvh.hpp"
 
+#include "finish.hpp"
 #include "trisect/bvh/plane_query.hpp"
 #include "trisect/math/validate.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <bit>
@@ -168,6 +172,29 @@ BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersectio
     }
   }
   return stats;
+}
+
+std::vector<Vec3> triangle_corners(const Bvh& bvh) {
+  std::vector<Vec3> corners(3 * bvh.size());
+  if (bvh.empty()) return corners;
+  const std::vector<LeafRange> leaves =
+      detail::leaf_ranges(bvh.wide.span(), static_cast<std::uint32_t>(bvh.size()));
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, leaves.size(), 1024), [&](const auto& range) {
+        for (std::size_t leaf = range.begin(); leaf != range.end(); ++leaf)
+          bvh.triangles.for_each_group(
+              leaves[leaf].begin, leaves[leaf].end,
+              [&](std::uint32_t first, const TriangleGroup& group) {
+                for (int lane = 0; lane < group.count; ++lane) {
+                  const Triangle t = group.triangle(lane);
+                  Vec3* at = corners.data() + 3 * std::size_t{bvh.ids[first + std::uint32_t(lane)]};
+                  at[0] = t.a;
+                  at[1] = t.b;
+                  at[2] = t.c;
+                }
+              });
+      });
+  return corners;
 }
 
 void validate(const Bvh& bvh, const TriangleSoup* soup) {

@@ -1,6 +1,7 @@
 // `trisect distance MESH_A MESH_B [--transform ...]`: the nearest pair of triangles of two
 // meshes and their distance (docs/contracts.md, "`trisect distance`").
 #include "command_run.hpp"
+#include "mesh_input.hpp"
 #include "mesh_pair.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -39,14 +40,12 @@ int run_distance(const DistanceArguments& arguments, bool has_transform, std::os
   return run([&] {
     const Transform transform =
         has_transform ? parse_transform(arguments.transform_tokens) : Transform{};
-    const Mesh first = load_with_progress(arguments.meshes[0], run, err);
-    const Bvh first_bvh = build(first.soup());
-    const Mesh second = load_with_progress(arguments.meshes[1], run, err);
-    const Bvh second_bvh = build(second.soup());
+    const MeshInput first = load_input(arguments.meshes[0], run, err);
+    const MeshInput second = load_input(arguments.meshes[1], run, err);
     const Progress finding(err, "finding the nearest pair");
     std::optional<MeshDistance> answer;
     try {
-      answer = mesh_distance(first_bvh, second_bvh, transform);
+      answer = mesh_distance(first.bvh, second.bvh, transform);
     } catch (const InvalidInput& error) {  // the transform maps a vertex of B to infinity
       throw UsageError(std::string(error.what()) + " (of " + arguments.meshes[1] + ")");
     }
@@ -76,7 +75,11 @@ example:
 void add_distance_command(CLI::App& app, Context& context) {
   CLI::App* command = app.add_subcommand("distance", "the nearest pair of triangles of two meshes");
   const auto arguments = std::make_shared<DistanceArguments>();
-  command->add_option("MESH", arguments->meshes, "MESH_A MESH_B")->required()->expected(2);
+  command
+      ->add_option("MESH", arguments->meshes,
+                   "MESH_A MESH_B: meshes (.obj, .ply, .stl) or tree files")
+      ->required()
+      ->expected(2);
   CLI::Option* transform = command
                                ->add_option("--transform", arguments->transform_tokens,
                                             "maps MESH_B by R*x + T: 12 numbers, row by row")

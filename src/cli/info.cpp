@@ -1,5 +1,6 @@
 // `trisect info MESH`.
 #include "command_run.hpp"
+#include "mesh_input.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "subcommands.hpp"
@@ -20,12 +21,11 @@ namespace {
 int run_info(const std::string& mesh_path, std::ostream& standard_output, std::ostream& err) {
   CommandRun run("trisect info", err);
   return run([&] {
-    run.processing(mesh_path);
-    const Progress loading(err, "loading " + mesh_path);
-    const Mesh mesh = load_mesh(mesh_path);
-    loading.done(std::to_string(mesh.triangle_count()) + " triangles");
+    MeshInput input = load_input(mesh_path, run, err, false);
+    const Mesh& mesh = input.mesh;
     const auto start = std::chrono::steady_clock::now();
-    const Bvh bvh = build(mesh.soup());
+    if (!input.from_tree_file) input.bvh = build(mesh.soup());
+    const Bvh& bvh = input.bvh;
     const double build_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::size_t degenerate = 0;
@@ -53,8 +53,12 @@ int run_info(const std::string& mesh_path, std::ostream& standard_output, std::o
         << edges.collapsed_triangles << " triangles with a repeated vertex)\n"
         << "oriented:      " << (topology.is_consistently_oriented() ? "yes" : "no") << " ("
         << edges.misoriented_edges << " edges walked the same way by both triangles)\n"
-        << "bvh build:     " << build_ms << " ms\n"
-        << "bvh nodes:     " << stats.node_count << " (" << stats.leaf_count << " leaves, depth "
+        << "bvh build:     ";
+    if (input.from_tree_file)
+      out << "loaded from the tree file\n";
+    else
+      out << build_ms << " ms\n";
+    out << "bvh nodes:     " << stats.node_count << " (" << stats.leaf_count << " leaves, depth "
         << stats.depth << ")\n"
         << "bvh SAH cost:  " << stats.sah_cost << '\n'
         << "bvh memory:    " << stats.bytes << " bytes\n";
@@ -69,7 +73,7 @@ void add_info_command(CLI::App& app, Context& context) {
   CLI::App* command =
       app.add_subcommand("info", "triangles, bounds, watertightness, BVH statistics");
   const auto mesh_path = std::make_shared<std::string>();
-  command->add_option("MESH", *mesh_path, "the mesh: .obj, .ply or .stl")->required();
+  command->add_option("MESH", *mesh_path, mesh_argument_help)->required();
   command->footer(R"(
 Prints the number of triangles and vertices, degenerate (zero-area) triangles, the bounds,
 whether the mesh is watertight (every edge, between vertices with equal positions, used by

@@ -30,12 +30,4 @@ Transform parse_transform(const std::vector<std::string>& tokens) {
   return transform;
 }
 
-Mesh load_with_progress(const std::string& path, CommandRun& run, std::ostream& err) {
-  run.processing(path);
-  const Progress loading(err, "loading " + path);
-  Mesh mesh = load_mesh(path);
-  loading.done(std::to_string(mesh.triangle_count()) + " triangles");
-  return mesh;
-}
-
 }  // namespace trisect::cli

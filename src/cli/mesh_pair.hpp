@@ -16,7 +16,4 @@ namespace trisect::cli {
 /// and each is a finite number (the message names the bad one).
 [[nodiscard]] Transform parse_transform(const std::vector<std::string>& tokens);
 
-/// Loads `path` (named in `run` from then on), reporting progress on `err`.
-[[nodiscard]] Mesh load_with_progress(const std::string& path, CommandRun& run, std::ostream& err);
-
 }  // namespace trisect::cli

@@ -1,6 +1,7 @@
 // `trisect overlap`: every intersecting triangle pair of two meshes, or of one mesh with
 // itself (docs/contracts.md, "`trisect overlap`").
 #include "command_run.hpp"
+#include "mesh_input.hpp"
 #include "mesh_pair.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -56,16 +57,16 @@ std::string format_pairs(const std::vector<TrianglePair>& pairs, bool count) {
 
 std::vector<TrianglePair> answer(const OverlapArguments& arguments, CommandRun& run,
                                  std::ostream& err) {
-  const Mesh first = load_with_progress(arguments.meshes[0], run, err);
-  const Bvh first_bvh = build(first.soup());
+  const MeshInput first = load_input(arguments.meshes[0], run, err);
+  const Bvh& first_bvh = first.bvh;
   if (arguments.self) {
     const Progress finding(err, "finding self-intersections");
     std::vector<TrianglePair> pairs = self_intersections(first_bvh);
     finding.done(std::to_string(pairs.size()) + " pairs");
     return pairs;
   }
-  const Mesh second = load_with_progress(arguments.meshes[1], run, err);
-  const Bvh second_bvh = build(second.soup());
+  const MeshInput second = load_input(arguments.meshes[1], run, err);
+  const Bvh& second_bvh = second.bvh;
   const Progress finding(err, "finding intersecting pairs");
   try {
     std::vector<TrianglePair> pairs = collect_intersecting_pairs(
@@ -118,7 +119,10 @@ void add_overlap_command(CLI::App& app, Context& context) {
   CLI::App* command = app.add_subcommand(
       "overlap", "every intersecting triangle pair of two meshes, or of one with itself (--self)");
   const auto arguments = std::make_shared<OverlapArguments>();
-  command->add_option("MESH", arguments->meshes, "MESH_A MESH_B, or one MESH with --self")
+  command
+      ->add_option(
+          "MESH", arguments->meshes,
+          "MESH_A MESH_B, or one MESH with --self: meshes (.obj, .ply, .stl) or tree files")
       ->required()
       ->expected(1, 2);
   CLI::Option* transform = command

@@ -1,5 +1,6 @@
 // `trisect query MESH QUERYFILE`.
 #include "command_run.hpp"
+#include "mesh_input.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "subcommands.hpp"
@@ -143,14 +144,9 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
   return run([&] {
     run.processing(query_path);
     const std::vector<Query> queries = parse_query_file(read_regular_file(query_path), query_path);
-    run.processing(mesh_path);
-    const Progress loading(err, "loading " + mesh_path);
-    const Mesh mesh = load_mesh(mesh_path);
-    loading.done(std::to_string(mesh.triangle_count()) + " triangles");
-    const Progress building(err, "building the BVH");
-    const Bvh bvh = build(mesh.soup());
-    building.done();
-    check_inside_queries(queries, mesh.soup(), mesh_path, query_path);
+    const MeshInput input = load_input(mesh_path, run, err);
+    const Bvh& bvh = input.bvh;
+    check_inside_queries(queries, input.mesh.soup(), mesh_path, query_path);
     const Progress answering(err, "answering " + std::to_string(queries.size()) + " queries");
     OutputWriter writer(out);
     write_answers(bvh, queries, writer);
@@ -166,7 +162,7 @@ void add_query_command(CLI::App& app, Context& context) {
       "query", "answer box, plane, sphere, ray, closest and inside queries on MESH");
   const auto mesh_path = std::make_shared<std::string>();
   const auto query_path = std::make_shared<std::string>();
-  command->add_option("MESH", *mesh_path, "the mesh: .obj, .ply or .stl")->required();
+  command->add_option("MESH", *mesh_path, mesh_argument_help)->required();
   command->add_option("QUERYFILE", *query_path, "the queries, one per line")->required();
   command->footer(query_footer);
   context.actions[command] = [&context, mesh_path, query_path] {

@@ -1,6 +1,8 @@
 // `trisect slice MESH (--axis x|y|z | --normal NX NY NZ) (--at D... | --layers N | --step H)
 // [--json FILE] [--svg FILE]`.
 #include "command_run.hpp"
+#include "mesh_input.hpp"
+#include "option_values.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "section_output.hpp"
@@ -35,26 +37,6 @@ struct SliceArguments {
   // Which options were given (an empty value is given too, and is an error).
   bool has_layers = false, has_json = false, has_svg = false, has_threads = false;
 };
-
-float finite_number(const std::string& option, const std::string& text) {
-  const std::optional<float> value = read_float(text);
-  if (!value) throw UsageError(option + ": " + quoted_excerpt(text) + " is not a number");
-  if (!std::isfinite(*value))
-    throw UsageError(option + ": " + quoted_excerpt(text) + " is not finite");
-  return *value;
-}
-
-// A whole number from `low` to `high` written in decimal digits, or a `UsageError`.
-std::size_t whole_number(const std::string& option, const std::string& text, std::size_t low,
-                         std::size_t high) {
-  std::size_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (error != std::errc{} || stop != end || value < low || value > high)
-    throw UsageError(option + ": " + quoted_excerpt(text) + " is not a whole number from " +
-                     std::to_string(low) + " to " + std::to_string(high));
-  return value;
-}
 
 Vec3 normal_of(const SliceArguments& arguments) {
   if (arguments.normal.empty()) {
@@ -131,10 +113,7 @@ int run_slice(const SliceArguments& arguments, std::ostream& out, std::ostream& 
     if (arguments.has_threads)
       options.threads = int(whole_number("--threads", arguments.threads, 1, max_slice_threads));
     const std::vector<OutputRequest> requests = output_requests(arguments);
-    run.processing(arguments.mesh);
-    const Progress loading(err, "loading " + arguments.mesh);
-    const Mesh mesh = load_mesh(arguments.mesh);
-    loading.done(std::to_string(mesh.triangle_count()) + " triangles");
+    const Mesh mesh = load_input(arguments.mesh, run, err, false).mesh;
     const std::vector<float> offsets = offsets_of(arguments, mesh.soup(), normal);
     const Progress slicing(err, "slicing by " + std::to_string(offsets.size()) + " planes");
     const std::vector<Section> sections = slice(mesh.soup(), normal, offsets, options);
@@ -184,7 +163,7 @@ void add_slice_command(CLI::App& app, Context& context) {
   CLI::App* command =
       app.add_subcommand("slice", "cut MESH by parallel planes into exact contours");
   const auto arguments = std::make_shared<SliceArguments>();
-  command->add_option("MESH", arguments->mesh, "the mesh: .obj, .ply or .stl")->required();
+  command->add_option("MESH", arguments->mesh, mesh_argument_help)->required();
   CLI::Option_group* direction = command->add_option_group("direction", "the planes' normal");
   direction->add_option("--axis", arguments->axis, "x, y or z: the normal is that unit axis");
   direction->add_option("--normal", arguments->normal, "NX NY NZ: any non-zero normal")

@@ -55,7 +55,7 @@ TEST_CASE("usage errors name the argument, exit 2, print nothing on stdout", "[c
       {{}, "A subcommand is required"},
       {{"frobnicate"},
        "unknown command 'frobnicate' (expected a command: query, slice, info, overlap, distance, "
-       "demo"},
+       "build, demo"},
       {{"--frobnicate"}, "unknown option '--frobnicate'"},
       {{"query", "mesh.obj"}, "QUERYFILE is required"},
       {{"query"}, "MESH is required"},

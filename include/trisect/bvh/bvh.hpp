@@ -67,6 +67,12 @@ struct BvhStatistics {
 [[nodiscard]] BvhStatistics statistics(const Bvh& bvh, float traversal_cost = 1.0f,
                                        float intersection_cost = 1.0f);
 
+/// The triangles of `bvh` in input id order, three corners each: `TriangleSoup{corners}` over
+/// them has, triangle for triangle, the soup `bvh` was built from (as a plain soup, its
+/// indices gone). For a tree loaded from a file, whose soup is elsewhere. Parallel on the
+/// calling task arena.
+[[nodiscard]] std::vector<Vec3> triangle_corners(const Bvh& bvh);
+
 /// Throws `InvalidInput` describing the first broken invariant: triangles and ids of different
 /// lengths, wide nodes without triangles or triangles without wide nodes, an empty root box, a
 /// wide node out of range, reached twice, unreachable or deeper than `max_bvh_depth`, a grid
