@@ -19,15 +19,10 @@
 namespace trisect::cli {
 namespace {
 
-struct Run {
-  int status;
-  std::string out, err;
-};
+using Run = testing::CommandRun;
 
-Run command(std::vector<std::string> arguments) {
-  std::ostringstream out, err;
-  const int status = run(arguments, out, err);
-  return {status, out.str(), err.str()};
+Run command(const std::vector<std::string>& arguments) {
+  return testing::run_in_process(arguments);
 }
 
 // The unit cube as six outward quads, and a second cube beside it that overlaps it.

@@ -3,6 +3,7 @@
 // `trisect distance`.
 #include <trisect/cli/run.hpp>
 
+#include "support/run_command.hpp"
 #include "support/scratch_folder.hpp"
 
 #include <catch2/catch.hpp>
@@ -12,15 +13,10 @@
 namespace trisect::cli {
 namespace {
 
-struct Run {
-  int status;
-  std::string out, err;
-};
+using Run = testing::CommandRun;
 
-Run command(std::vector<std::string> arguments) {
-  std::ostringstream out, err;
-  const int status = run(arguments, out, err);
-  return {status, out.str(), err.str()};
+Run command(const std::vector<std::string>& arguments) {
+  return testing::run_in_process(arguments);
 }
 
 // The unit cube as six outward quads: triangles 0-1 bottom (z = 0), 2-3 top, 4-5 y = 0,
