@@ -193,16 +193,30 @@ inline void bin_into(const Reference* references, std::size_t begin, std::size_t
 
 }  // namespace binning
 
+/// Ranges larger than this are binned from a sample: every k-th reference, k the largest whose
+/// sample still has `sampled_binning_size` references or more.
+inline constexpr std::size_t sampled_binning_size = std::size_t{1} << 16;
+
 /// Bins references [begin, end) into `into`: small ranges in place, large ones by reducing
-/// per-task binnings over fixed blocks (exact, so deterministic).
+/// per-task binnings (exact min, max and counts, so deterministic however the range is cut);
+/// ranges above 2 `sampled_binning_size` bin every k-th reference only, as a coarser binning of
+/// the top levels (the split is chosen from the sample; the partition moves every reference
+/// and gathers exact bounds). The counts are then the sample's.
 inline void bin(const Reference* references, std::size_t begin, std::size_t end,
                 const BinMapping& mapping, Binning& into) {
   if (end - begin < parallel_scan_threshold)
     return binning::bin_into(references, begin, end, mapping, into);
+  const std::size_t stride = std::max<std::size_t>(1, (end - begin) / sampled_binning_size);
+  const std::size_t samples = (end - begin + stride - 1) / stride;
   into = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(begin, end, 8192), into,
+      tbb::blocked_range<std::size_t>(0, samples, 4096), into,
       [&](const tbb::blocked_range<std::size_t>& r, Binning partial) {
-        binning::bin_into(references, r.begin(), r.end(), mapping, partial);
+        if (stride == 1) {
+          binning::bin_into(references, begin + r.begin(), begin + r.end(), mapping, partial);
+        } else {
+          for (std::size_t i = r.begin(); i != r.end(); ++i)
+            binning::bin_one(references[begin + i * stride], mapping, partial);
+        }
         return partial;
       },
       [](Binning a, const Binning& b) {
