@@ -26,6 +26,14 @@
 //               copy and ids). embree: what the committed scene keeps, counted by the device's
 //               memory monitor (rtcSetDeviceMemoryMonitorFunction: allocations minus releases
 //               during the build; the shared vertex and index buffers are the caller's).
+//   peak_bytes_per_triangle
+//               the most memory held at once while one more build runs (after the timed ones),
+//               above what was held before it, per triangle: the heap through operator new
+//               (replaced in this program to count live bytes), plus for Embree what its
+//               device's memory monitor reports (its own aligned and mapped allocations).
+//
+// sphere_10m (scenes::cube_sphere with n = 913: 10,003,428 triangles) is a build-only scene,
+// for peak memory; select it with --benchmark_filter=sphere_10m.
 #include "bench_main.hpp"
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
@@ -35,11 +43,55 @@
 
 #include <benchmark/benchmark.h>
 
+#include <malloc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <map>
+#include <new>
 #include <string>
 #include <utility>
 
 namespace {
+
+// Live heap bytes (operator new and Embree's monitored allocations) and the most since reset.
+std::atomic<std::int64_t> live_bytes{0};
+std::atomic<std::int64_t> peak_bytes{0};
+
+void count_bytes(std::int64_t bytes) noexcept {
+  const std::int64_t now = live_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  std::int64_t peak = peak_bytes.load(std::memory_order_relaxed);
+  while (now > peak && !peak_bytes.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+
+void* counted_allocation(std::size_t size, std::size_t alignment) {
+  void* p = nullptr;
+  if (alignment <= alignof(std::max_align_t)) {
+    p = std::malloc(size == 0 ? 1 : size);
+  } else if (posix_memalign(&p, alignment, size == 0 ? alignment : size) != 0) {
+    p = nullptr;
+  }
+  if (p == nullptr) throw std::bad_alloc();
+  count_bytes(static_cast<std::int64_t>(malloc_usable_size(p)));
+  return p;
+}
+
+void counted_free(void* p) noexcept {
+  if (p == nullptr) return;
+  count_bytes(-static_cast<std::int64_t>(malloc_usable_size(p)));
+  std::free(p);
+}
+
+// Peak bytes held while `run` runs, above those held before it.
+template <class Run>
+std::int64_t peak_during(const Run& run) {
+  peak_bytes.store(live_bytes.load());
+  const std::int64_t before = live_bytes.load();
+  run();
+  return peak_bytes.load() - before;
+}
 
 void set_common_counters(benchmark::State& state, std::size_t triangles, double sah_cost,
                          std::size_t leaves, double bytes_per_triangle) {
@@ -65,6 +117,10 @@ void trisect_build(benchmark::State& state, const std::string& scene_name,
   const trisect::BvhStatistics statistics = trisect::statistics(bvh);
   set_common_counters(state, scene.size(), statistics.sah_cost, statistics.leaf_count,
                       statistics.bytes_per_triangle);
+  bvh = {};
+  const std::int64_t peak = peak_during([&] { bvh = trisect::build(scene.soup(), options); });
+  state.counters["peak_bytes_per_triangle"] =
+      static_cast<double>(peak) / static_cast<double>(scene.size());
 }
 
 const bench::embree::BuilderCost& builder_cost(const std::string& scene_name,
@@ -101,6 +157,21 @@ void embree_build(benchmark::State& state, const std::string& scene_name, RTCBui
       benchmark::ClobberMemory();
     }
     kept_bytes = bench::embree::triangle_scene_bytes(device.get(), mesh, quality);
+    rtcSetDeviceMemoryMonitorFunction(
+        device.get(),
+        [](void*, ssize_t bytes, bool) {
+          count_bytes(bytes);
+          return true;
+        },
+        nullptr);
+    const std::int64_t peak = peak_during([&] {
+      const bench::embree::SceneHandle built =
+          bench::embree::triangle_scene(device.get(), mesh, quality);
+      benchmark::DoNotOptimize(built.get());
+    });
+    rtcSetDeviceMemoryMonitorFunction(device.get(), nullptr, nullptr);
+    state.counters["peak_bytes_per_triangle"] =
+        static_cast<double>(peak) / static_cast<double>(scene.size());
   }
   set_common_counters(state, scene.size(), cost.sah_cost, cost.leaf_count,
                       static_cast<double>(kept_bytes) / static_cast<double>(scene.size()));
@@ -108,8 +179,27 @@ void embree_build(benchmark::State& state, const std::string& scene_name, RTCBui
 
 }  // namespace
 
+void* operator new(std::size_t size) { return counted_allocation(size, 0); }
+void* operator new[](std::size_t size) { return counted_allocation(size, 0); }
+void* operator new(std::size_t size, std::align_val_t alignment) {
+  return counted_allocation(size, static_cast<std::size_t>(alignment));
+}
+void* operator new[](std::size_t size, std::align_val_t alignment) {
+  return counted_allocation(size, static_cast<std::size_t>(alignment));
+}
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+
 void bench::register_all() {
-  for (const std::string& scene : bench::scene_names()) {
+  std::vector<std::string> scenes = bench::scene_names();
+  scenes.push_back("sphere_10m");
+  for (const std::string& scene : scenes) {
     for (const auto& [variant, method] : {std::pair{"sah", trisect::BuildMethod::sah},
                                           std::pair{"morton", trisect::BuildMethod::morton}})
       for (const unsigned threads : {1u, 2u})

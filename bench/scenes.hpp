@@ -93,6 +93,7 @@ inline Scene make_scene(const std::string& name) {
   using namespace trisect::scenes;
   if (name == "sphere_100k") return cube_sphere(name, 91);
   if (name == "sphere_1m") return cube_sphere(name, 289);
+  if (name == "sphere_10m") return cube_sphere(name, 913);  // build benchmark only
   if (name == "soup_100k") return spaced_soup(name, 100'000, 100);
   if (name == "soup_1m") return spaced_soup(name, 1'000'000, 1000);
   if (name == "bunny") return load_scene(name, bunny_path().value());

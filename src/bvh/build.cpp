@@ -1,22 +1,24 @@
-// Binned SAH construction after Wald, "On fast Construction of SAH-based Bounding Volume
-// Hierarchies" (IEEE Symposium on Interactive Ray Tracing, 2007), with the per-bin box
-// accumulation in 4-lane SIMD as in Embree's builders (Wald et al., "Embree: A Kernel
-// Framework for Efficient CPU Ray Tracing", 2014).
+// The SAH builder: 8-wide nodes written directly, top down (no binary tree collapsed
+// afterwards). Each wide node starts as one child, its range of references, and grows by
+// splitting (binned SAH, sah_binning.hpp, after Wald 2007) the child with the largest box
+// until it has 8 children or no split pays, as Embree's wide builders do (Wald et al., "Embree:
+// A Kernel Framework for Efficient CPU Ray Tracing", 2014; the wide SAH itself as in Wald,
+// Benthin & Boulos, "Getting Rid of Packets: Efficient SIMD Single-Ray Traversal using
+// Multi-branching BVHs", 2008). Splitting a child costs no traversal while the node has room;
+// a child that may be a leaf is one unless a wide node of its own over its best split costs
+// less. The nodes are quantised and written depth first as they are made (wide_pieces.hpp).
 //
-// Determinism: every node decision depends only on its range of references, and parallel
-// reductions combine exact operations (float min/max, integer counts), so the tree does not
-// depend on the thread count. Subtrees below the parallel threshold are built depth first into
-// their own arrays, and the pieces are laid out in one array of the tree's exact size
-// (tree_pieces.hpp).
+// Determinism: every decision depends only on the node's range of references (reductions over
+// it combine exact operations), and which subtrees are built as parallel tasks depends only on
+// their sizes, so the tree does not depend on the thread count.
 #include "trisect/bvh/build.hpp"
 
-#include "box4.hpp"
-#include "finish.hpp"
 #include "huge_pages.hpp"
 #include "mesh/checked_soup.hpp"
 #include "morton_build.hpp"
-#include "tree_pieces.hpp"
+#include "sah_binning.hpp"
 #include "trisect/math/validate.hpp"
+#include "wide_pieces.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -39,139 +41,33 @@
 namespace trisect {
 namespace {
 
-using detail::BinaryNode;
-using detail::Box4;
+using detail::BinMapping;
+using detail::Partition;
+using detail::RangeBounds;
+using detail::Reference;
+using detail::Split;
+using detail::WideChild;
+using detail::WidePiece;
 
-// A triangle's bounds; the unused fourth lane of `lower` carries its id's bits.
-struct alignas(16) Reference {
-  float lower[4];
-  float upper[4];
-
-  [[nodiscard]] Box4 box() const { return {Float4::load_xyz(lower), Float4::load(upper)}; }
-  // Twice the centroid (lower + upper): the bin mapping needs no halving.
-  [[nodiscard]] Float4 centroid2() const { return Float4::load_xyz(lower) + Float4::load(upper); }
-  [[nodiscard]] TriangleId id() const {
-    TriangleId id;
-    std::memcpy(&id, &lower[3], sizeof id);
-    return id;
-  }
-};
-
-Reference make_reference(const Aabb& bounds, TriangleId id) {
-  Reference reference{{bounds.min.x, bounds.min.y, bounds.min.z, 0.0f},
-                      {bounds.max.x, bounds.max.y, bounds.max.z, 0.0f}};
-  std::memcpy(&reference.lower[3], &id, sizeof id);
-  return reference;
-}
-
-// Bounds of a range of references and of their doubled centroids.
-struct RangeBounds {
-  Box4 bounds = Box4::empty();
-  Box4 centroids = Box4::empty();
-
-  void add(const Reference& reference) {
-    bounds.extend(reference.box());
-    centroids.extend(reference.centroid2());
-  }
-  void add(const RangeBounds& other) {
-    bounds.extend(other.bounds);
-    centroids.extend(other.centroids);
-  }
-};
-
-constexpr std::uint32_t max_bins = 64;
-// Ranges at least this large build their two subtrees in parallel; smaller ones are built into
-// one piece.
+// Wide nodes over at least this many references build their inner children as parallel tasks,
+// each into a piece of its own; smaller subtrees are built depth first into one piece.
 constexpr std::size_t parallel_subtree_threshold = 4096;
-// Ranges at least this large bin in parallel.
-constexpr std::size_t parallel_scan_threshold = 1 << 16;
-// Ranges at least this large bin into two interleaved binnings.
-constexpr std::size_t interleaved_binning_threshold = 256;
-// Below this depth splits follow the SAH; deeper ones split at the object median, which halves
-// the range, so the depth stays under max_bvh_depth for any 32-bit triangle count.
+// Wide nodes at this depth or deeper split at the object median, which at least halves every
+// child, so the depth stays under max_bvh_depth for any 32-bit triangle count.
 constexpr int sah_depth_limit = max_bvh_depth - 40;
+constexpr int width = WideNode::width;
 
-// Bins of all three axes for one range. Only the first `bin_count` bins per axis are used and
-// initialised, so that small ranges do not pay for the largest bin count.
-struct Binning {
-  std::uint32_t bin_count;
-  Box4 boxes[3][max_bins];
-  std::uint32_t counts[3][max_bins];
+// A range of references that is, or may become, one child of the wide node being grown.
+struct Candidate {
+  std::size_t begin = 0, end = 0;
+  RangeBounds range;
+  BinMapping mapping;  // with `split`, once evaluated
+  Split split;
+  bool evaluated = false;
+  bool leaf = false;  // decided: one leaf
 
-  explicit Binning(std::uint32_t count) : bin_count(count) {
-    for (int axis = 0; axis < 3; ++axis)
-      for (std::uint32_t i = 0; i < count; ++i) {
-        boxes[axis][i] = Box4::empty();
-        counts[axis][i] = 0;
-      }
-  }
-
-  void add(const Binning& other) {
-    for (int axis = 0; axis < 3; ++axis)
-      for (std::uint32_t i = 0; i < bin_count; ++i) {
-        boxes[axis][i].extend(other.boxes[axis][i]);
-        counts[axis][i] += other.counts[axis][i];
-      }
-  }
-};
-
-// Maps doubled centroids to bins along each axis. Axes where all centroids coincide get scale
-// 0 (everything in bin 0); a subnormal extent may give an infinite scale, whose 0·inf NaN the
-// clamp below maps to bin 0, so every reference still gets a bin and binning and partitioning
-// always agree (they call the same function).
-struct BinMapping {
-  Float4 origin;
-  Float4 scale;
-  Float4 last;
-  // Per axis, as plain arrays: indexing a glm vector by a run-time axis compiles to a switch.
-  float scale_by_axis[3];
-  float origin_by_axis[3];
-  std::uint32_t bin_count;
-
-  BinMapping(const Box4& centroids, std::uint32_t count) : bin_count(count) {
-    const Vec3 low = to_vec3(centroids.lower), high = to_vec3(centroids.upper);
-    for (int axis = 0; axis < 3; ++axis) {
-      const float extent = high[axis] - low[axis];
-      scale_by_axis[axis] = extent > 0 ? static_cast<float>(count) / extent : 0.0f;
-    }
-    origin = centroids.lower;
-    for (int axis = 0; axis < 3; ++axis) origin_by_axis[axis] = low[axis];
-    scale = Float4::xyz(scale_by_axis[0], scale_by_axis[1], scale_by_axis[2]);
-    last = Float4::splat(static_cast<float>(count - 1));
-  }
-
-  [[nodiscard]] bool all_coincide() const {
-    return scale_by_axis[0] == 0 && scale_by_axis[1] == 0 && scale_by_axis[2] == 0;
-  }
-
-  // Bin of `reference` along x, y and z (and a fourth, unused lane).
-  void bins(const Reference& reference, std::uint32_t (&index)[4]) const {
-    Float4 position = (reference.centroid2() - origin) * scale;
-    position = min_ignoring_nan(max_ignoring_nan(position, Float4::splat(0.0f)), last);
-    truncate_to_int(position, index);
-  }
-
-  // Bin of `reference` along `axis` alone: the same arithmetic as `bins` on one lane.
-  [[nodiscard]] std::uint32_t bin(const Reference& reference, int axis) const {
-    const float centroid2 = reference.lower[axis] + reference.upper[axis];
-    const float position = (centroid2 - origin_by_axis[axis]) * scale_by_axis[axis];
-    // As _mm_max_ps / _mm_min_ps do it: a NaN position becomes 0.
-    const float above = position > 0.0f ? position : 0.0f;
-    const float last_bin = static_cast<float>(bin_count - 1);
-    return static_cast<std::uint32_t>(above < last_bin ? above : last_bin);
-  }
-};
-
-struct Split {
-  int axis = -1;
-  std::uint32_t last_left_bin = 0;                      // left child: bins [0, last_left_bin]
-  float cost = std::numeric_limits<float>::infinity();  // sum of area * count of both sides
-};
-
-// Where a range splits and the bounds of both halves.
-struct Partition {
-  std::size_t middle;
-  RangeBounds left, right;
+  [[nodiscard]] std::size_t size() const { return end - begin; }
+  [[nodiscard]] float area() const { return range.bounds.half_area(); }
 };
 
 class Builder {
@@ -190,170 +86,78 @@ class Builder {
           invalid.store(true, std::memory_order_relaxed);
           return;
         }
-        references_[id] = make_reference(triangle.bounds(), static_cast<TriangleId>(id));
+        references_[id] = Reference::of(triangle.bounds(), static_cast<TriangleId>(id));
       }
     });
     if (invalid.load()) validate(soup);  // throws, naming the first invalid triangle
   }
 
-  void build_root() { root_ = build_piece(0, size_, 0, bounds_of(0, size_)); }
-
-  // The BVH: the finishing step over the laid-out tree, with the references' ids as leaf
-  // order (leaves cover reference ranges left to right). The references are freed first.
-  [[nodiscard]] Bvh finish(const TriangleSoup& soup) && {
-    std::vector<TriangleId> leaf_order;
-    detail::resize_on_huge_pages(leaf_order, size_);
+  // The BVH. The references' order becomes the slot order; they are freed before the
+  // triangles are copied.
+  [[nodiscard]] Bvh build(const TriangleSoup& soup) && {
+    Candidate root;
+    root.end = size_;
+    root.range = detail::bounds_of(references_.get(), 0, size_);
+    evaluate(root, 0);
+    WidePiece tree;
+    // A root that is one leaf is still one wide node, with that leaf as its only child.
+    if (root.size() <= options_.max_leaf_size && leaf_pays(root)) {
+      tree.nodes.emplace_back();
+      const WideChild only{root.range.bounds.to_aabb(), 0, true};
+      detail::write_wide_node(tree.nodes[0], &only, 1, static_cast<std::uint32_t>(size_));
+      tree.leaves.push_back({0, static_cast<std::uint32_t>(size_)});
+      tree.count();
+    } else {
+      tree = build_piece(root, 0);
+    }
+    std::vector<TriangleId> ids;
+    detail::resize_on_huge_pages(ids, size_);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size_, 4096), [&](const auto& range) {
-      for (std::size_t i = range.begin(); i != range.end(); ++i)
-        leaf_order[i] = references_[i].id();
+      for (std::size_t i = range.begin(); i != range.end(); ++i) ids[i] = references_[i].id();
     });
     references_.reset();
-    const std::unique_ptr<BinaryNode[]> nodes(new BinaryNode[root_.size]);
-    detail::advise_huge_pages(nodes.get(), root_.size * sizeof(BinaryNode));
-    detail::lay_out(root_, nodes.get(), 0, parallel_subtree_threshold);
-    root_ = {};
-    return detail::finish(nodes.get(), std::move(leaf_order), soup,
-                          {1.0f, 1.0f, options_.max_leaf_size});
+    return detail::assemble(tree, std::move(ids), soup, root.range.bounds.to_aabb());
   }
 
  private:
-  // The subtree over references [begin, end), whose bounds are `range`: built depth first
-  // into one piece below the parallel threshold, else its halves in parallel.
-  detail::TreePiece build_piece(std::size_t begin, std::size_t end, int depth,
-                                const RangeBounds& range) {
-    if (end - begin < parallel_subtree_threshold) {
-      std::vector<BinaryNode> nodes;
-      nodes.reserve(2 * (end - begin) - 1);
-      build_node(begin, end, depth, range, nodes);
-      return detail::TreePiece::whole(std::move(nodes));
-    }
-    const std::optional<Partition> split = choose_split(begin, end, range, depth);
-    if (!split) return detail::TreePiece::whole({leaf(begin, end, range)});
-    detail::TreePiece left, right;
-    tbb::parallel_invoke([&] { left = build_piece(begin, split->middle, depth + 1, split->left); },
-                         [&] { right = build_piece(split->middle, end, depth + 1, split->right); });
-    return detail::TreePiece::joined(range.bounds.to_aabb(), std::move(left), std::move(right));
+  // Cost of `c` as one leaf: intersection cost per triangle.
+  [[nodiscard]] float leaf_cost(const Candidate& c) const {
+    return options_.intersection_cost * static_cast<float>(c.size()) * c.area();
+  }
+  // True when `c` (evaluated, at most `max_leaf_size` references) costs less as one leaf than
+  // as a wide node of its own over its two halves.
+  [[nodiscard]] bool leaf_pays(const Candidate& c) const {
+    return c.split.axis < 0 || leaf_cost(c) <= options_.traversal_cost * c.area() + sibling_cost(c);
+  }
+  // Cost of `c` split in two by its evaluated split, both sides leaves of the same wide node.
+  [[nodiscard]] float sibling_cost(const Candidate& c) const {
+    return options_.intersection_cost * c.split.cost;
   }
 
-  // The leaf over references [begin, end).
-  static BinaryNode leaf(std::size_t begin, std::size_t end, const RangeBounds& range) {
-    return {range.bounds.to_aabb(), static_cast<std::uint32_t>(begin),
-            static_cast<std::uint32_t>(end - begin)};
-  }
-
-  // Appends the subtree over references [begin, end) to `nodes`, depth first, the right
-  // children's indices counted from nodes[0].
-  void build_node(std::size_t begin, std::size_t end, int depth, const RangeBounds& range,
-                  std::vector<BinaryNode>& nodes) {
-    const std::size_t at = nodes.size();
-    const std::optional<Partition> split = choose_split(begin, end, range, depth);
-    if (!split) {
-      nodes.push_back(leaf(begin, end, range));
+  // Finds the best binned SAH split of `c`, a child of a wide node at `depth`; none when its
+  // centroids coincide or at the depth limit (then a split must be at the median).
+  void evaluate(Candidate& c, int depth) const {
+    c.evaluated = true;
+    const std::size_t count = c.size();
+    if (count == 1) return;
+    // Small ranges need no more bins than references.
+    const auto bins = static_cast<std::uint32_t>(
+        std::min<std::size_t>(options_.bin_count, std::max<std::size_t>(count, 4)));
+    c.mapping = BinMapping(c.range.centroids, bins);
+    if (c.mapping.all_coincide() || depth >= sah_depth_limit) return;
+    if (count == 2) {
+      c.split = pair_split(c.begin, c.mapping);
       return;
     }
-    nodes.push_back({range.bounds.to_aabb(), 0, 0});
-    build_node(begin, split->middle, depth + 1, split->left, nodes);
-    nodes[at].first = static_cast<std::uint32_t>(nodes.size());
-    build_node(split->middle, end, depth + 1, split->right, nodes);
+    detail::Binning binning(bins);
+    detail::bin(references_.get(), c.begin, c.end, c.mapping, binning);
+    c.split = detail::best_split(binning, c.mapping);
   }
 
-  [[nodiscard]] RangeBounds bounds_of(std::size_t begin, std::size_t end) const {
-    const auto scan = [&](const tbb::blocked_range<std::size_t>& r, RangeBounds into) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i) into.add(references_[i]);
-      return into;
-    };
-    if (end - begin < parallel_scan_threshold)
-      return scan(tbb::blocked_range<std::size_t>(begin, end), RangeBounds{});
-    return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(begin, end, 8192), RangeBounds{},
-                                scan, [](RangeBounds a, const RangeBounds& b) {
-                                  a.add(b);
-                                  return a;
-                                });
-  }
-
-  void bin_one(const Reference& reference, const BinMapping& mapping, Binning& into) const {
-    std::uint32_t index[4];
-    const Box4 box = reference.box();
-    mapping.bins(reference, index);
-    for (int axis = 0; axis < 3; ++axis) {
-      into.boxes[axis][index[axis]].extend(box);
-      ++into.counts[axis][index[axis]];
-    }
-  }
-
-  // Longer ranges alternate between two binnings, so that neighbours, which often fall in the
-  // same bin, do not wait on each other's updates.
-  void bin_into(std::size_t begin, std::size_t end, const BinMapping& mapping,
-                Binning& into) const {
-    if (end - begin < interleaved_binning_threshold) {
-      for (std::size_t i = begin; i != end; ++i) bin_one(references_[i], mapping, into);
-      return;
-    }
-    Binning odd(mapping.bin_count);
-    std::size_t i = begin;
-    for (; i + 1 < end; i += 2) {
-      bin_one(references_[i], mapping, into);
-      bin_one(references_[i + 1], mapping, odd);
-    }
-    if (i != end) bin_one(references_[i], mapping, into);
-    into.add(odd);
-  }
-
-  // Small ranges bin in place; large ones reduce per-thread binnings (exact, so deterministic).
-  void bin(std::size_t begin, std::size_t end, const BinMapping& mapping, Binning& into) const {
-    if (end - begin < parallel_scan_threshold) return bin_into(begin, end, mapping, into);
-    into = tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(begin, end, 8192), into,
-        [&](const tbb::blocked_range<std::size_t>& r, Binning partial) {
-          bin_into(r.begin(), r.end(), mapping, partial);
-          return partial;
-        },
-        [](Binning a, const Binning& b) {
-          a.add(b);
-          return a;
-        });
-  }
-
-  // The lowest-cost split over all axes; axis -1 when every centroid falls in one bin. Only
-  // non-empty bins are swept: a split after an empty bin separates the same references as
-  // the split before it, at the same cost, and the first of equal costs wins, so skipping them
-  // changes no choice (it matters for small ranges, which have as many bins as references).
-  static Split best_split(const Binning& binning, const BinMapping& mapping) {
-    Split best;
-    // Entries [0, used) are written before they are read: no zeroing.
-    std::array<std::uint32_t, max_bins> used_bins;
-    std::array<float, max_bins> right_cost;
-    for (int axis = 0; axis < 3; ++axis) {
-      if (mapping.scale_by_axis[axis] == 0) continue;
-      const std::uint32_t* counts = binning.counts[axis];
-      std::uint32_t used = 0;
-      for (std::uint32_t i = 0; i < mapping.bin_count; ++i) {
-        used_bins[used] = i;
-        used += counts[i] != 0 ? 1 : 0;
-      }
-      Box4 right = Box4::empty();
-      std::uint32_t right_count = 0;
-      for (std::uint32_t j = used; j-- > 1;) {
-        right.extend(binning.boxes[axis][used_bins[j]]);
-        right_count += counts[used_bins[j]];
-        right_cost[j] = right.half_area() * static_cast<float>(right_count);
-      }
-      Box4 left = Box4::empty();
-      std::uint32_t left_count = 0;
-      for (std::uint32_t j = 0; j + 1 < used; ++j) {
-        left.extend(binning.boxes[axis][used_bins[j]]);
-        left_count += counts[used_bins[j]];
-        const float cost = left.half_area() * static_cast<float>(left_count) + right_cost[j + 1];
-        if (cost < best.cost) best = {axis, used_bins[j], cost};
-      }
-    }
-    return best;
-  }
-
-  // What `best_split` finds for the two references at `begin`, without binning them (over
-  // half of the ranges a build weighs have two references): along every axis where their
-  // centroids differ they fall in the first and the last bin, so every such axis separates
-  // them at the same cost (x + y = y + x in floats) and the first one wins.
+  // What `best_split` finds for the two references at `begin`, without binning them (many
+  // ranges the build weighs have two references): along every axis where their centroids
+  // differ they fall in the first and the last bin, so every such axis separates them at the
+  // same cost (x + y = y + x in floats) and the first one wins.
   [[nodiscard]] Split pair_split(std::size_t begin, const BinMapping& mapping) const {
     for (int axis = 0; axis < 3; ++axis)
       if (mapping.scale_by_axis[axis] != 0)
@@ -362,82 +166,128 @@ class Builder {
     return {};
   }
 
-  // The split of [begin, end), or nothing for a leaf; reorders references accordingly.
-  std::optional<Partition> choose_split(std::size_t begin, std::size_t end,
-                                        const RangeBounds& range, int depth) {
-    const std::size_t count = end - begin;
-    if (count == 1) return std::nullopt;
-    const bool must_split = count > options_.max_leaf_size;
-    // Small ranges need no more bins than references.
-    const auto bins = static_cast<std::uint32_t>(
-        std::min<std::size_t>(options_.bin_count, std::max<std::size_t>(count, 4)));
-    const BinMapping mapping(range.centroids, bins);
-    Split split;
-    if (!mapping.all_coincide() && depth < sah_depth_limit) {
-      if (count == 2) {
-        split = pair_split(begin, mapping);
-      } else {
-        Binning binning(mapping.bin_count);
-        bin(begin, end, mapping, binning);
-        split = best_split(binning, mapping);
-      }
-    }
-    if (split.axis < 0) {
-      if (!must_split) return std::nullopt;
-      return median_split(begin, end, range.centroids);
-    }
-    const float leaf_cost = options_.intersection_cost * static_cast<float>(count);
-    const float split_cost = options_.traversal_cost +
-                             options_.intersection_cost * split.cost / range.bounds.half_area();
-    if (!must_split && leaf_cost <= split_cost) return std::nullopt;
-    return partition(begin, end, mapping, split);
+  // Splits `c` (evaluated, more than one reference) by its split, or at the object median when
+  // it has none.
+  std::pair<Candidate, Candidate> split(const Candidate& c) {
+    const Partition cut =
+        c.split.axis >= 0
+            ? detail::partition(references_.get(), c.begin, c.end, c.mapping, c.split)
+            : detail::median_partition(references_.get(), c.begin, c.end, c.range.centroids);
+    std::pair<Candidate, Candidate> halves;
+    halves.first.begin = c.begin;
+    halves.first.end = cut.middle;
+    halves.first.range = cut.left;
+    halves.second.begin = cut.middle;
+    halves.second.end = c.end;
+    halves.second.range = cut.right;
+    halves.first.leaf = halves.first.size() == 1;
+    halves.second.leaf = halves.second.size() == 1;
+    return halves;
   }
 
-  // In-place two-way partition that also gathers both halves' bounds.
-  Partition partition(std::size_t begin, std::size_t end, const BinMapping& mapping,
-                      const Split& split) {
-    Partition result{begin, {}, {}};
-    std::size_t left = begin, right = end;
-    while (left < right) {
-      if (mapping.bin(references_[left], split.axis) <= split.last_left_bin) {
-        result.left.add(references_[left]);
-        ++left;
-      } else {
-        --right;
-        std::swap(references_[left], references_[right]);
-        result.right.add(references_[right]);
+  // The children of the wide node over `node` (which must be split) at `depth`, in slot order:
+  // the child with the largest box is split while there is room and the split pays (always
+  // when the child is larger than a leaf may be). Then each child is marked a leaf or not.
+  int grow(const Candidate& node, int depth, Candidate (&children)[width]) {
+    children[0] = node;
+    int count = 1;
+    for (bool first = true; count < width; first = false) {
+      int chosen = -1;
+      float largest = -std::numeric_limits<float>::infinity();
+      for (int i = 0; i < count; ++i)
+        if (!children[i].leaf && children[i].area() > largest) {
+          chosen = i;
+          largest = children[i].area();
+        }
+      if (chosen < 0) break;
+      Candidate& c = children[chosen];
+      if (!c.evaluated) evaluate(c, depth);
+      const bool must_split = c.size() > options_.max_leaf_size;
+      if (!first && !must_split && (c.split.axis < 0 || sibling_cost(c) >= leaf_cost(c))) {
+        c.leaf = true;
+        continue;
       }
+      auto [left, right] = split(c);
+      for (int i = count; i > chosen + 1; --i) children[i] = children[i - 1];
+      children[chosen] = left;
+      children[chosen + 1] = right;
+      ++count;
     }
-    result.middle = left;
-    return result;
+    // A child that may be a leaf is one unless a wide node of its own pays for its traversal.
+    for (int i = 0; i < count; ++i) {
+      Candidate& c = children[i];
+      if (c.leaf || c.size() > options_.max_leaf_size) continue;
+      if (!c.evaluated) evaluate(c, depth + 1);
+      c.leaf = leaf_pays(c);
+    }
+    return count;
   }
 
-  // Object median along the widest centroid axis, ties broken by id for determinism.
-  Partition median_split(std::size_t begin, std::size_t end, const Box4& centroids) {
-    const Vec3 extent = to_vec3(centroids.upper - centroids.lower);
-    const int axis =
-        extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
-    const std::size_t middle = begin + (end - begin) / 2;
-    const auto at = [&](std::size_t i) { return references_.get() + i; };
-    std::nth_element(
-        at(begin), at(middle), at(end), [axis](const Reference& a, const Reference& b) {
-          const float ca = a.lower[axis] + a.upper[axis], cb = b.lower[axis] + b.upper[axis];
-          return ca < cb || (ca == cb && a.id() < b.id());
-        });
-    return {middle, bounds_of(begin, middle), bounds_of(middle, end)};
+  // Grows the wide node over `node` and writes it to `piece` (returning its index there),
+  // its leaves added to `piece.leaves`.
+  std::size_t write_node(const Candidate& node, int depth, Candidate (&children)[width], int& count,
+                         WidePiece& piece) {
+    count = grow(node, depth, children);
+    WideChild written[width];
+    for (int i = 0; i < count; ++i) {
+      written[i] = {children[i].range.bounds.to_aabb(),
+                    static_cast<std::uint32_t>(children[i].begin), children[i].leaf};
+      if (children[i].leaf)
+        piece.leaves.push_back({static_cast<std::uint32_t>(children[i].begin),
+                                static_cast<std::uint32_t>(children[i].end)});
+    }
+    const std::size_t at = piece.nodes.size();
+    piece.nodes.emplace_back();
+    detail::write_wide_node(piece.nodes[at], written, count, static_cast<std::uint32_t>(node.end));
+    return at;
+  }
+
+  // Appends the subtree of the wide node over `node` to `piece`, depth first.
+  void build_node(const Candidate& node, int depth, WidePiece& piece) {
+    Candidate children[width];
+    int count = 0;
+    const std::size_t at = write_node(node, depth, children, count, piece);
+    for (int i = 0; i < count; ++i) {
+      if (children[i].leaf) continue;
+      piece.nodes[at].child[i] = static_cast<std::uint32_t>(piece.nodes.size());
+      build_node(children[i], depth + 1, piece);
+    }
+  }
+
+  // The subtree of the wide node over `node`: depth first into one piece below the parallel
+  // threshold, else this node alone with its inner children built in parallel as parts.
+  WidePiece build_piece(const Candidate& node, int depth) {
+    WidePiece piece;
+    if (node.size() < parallel_subtree_threshold) {
+      build_node(node, depth, piece);
+    } else {
+      Candidate children[width];
+      int count = 0;
+      write_node(node, depth, children, count, piece);
+      int inner[width];
+      int parts = 0;
+      for (int i = 0; i < count; ++i)
+        if (!children[i].leaf) inner[parts++] = i;
+      piece.parts.resize(static_cast<std::size_t>(parts));
+      for (int p = 0; p < parts; ++p) piece.links.push_back(static_cast<std::uint32_t>(inner[p]));
+      tbb::parallel_for(0, parts, [&](int p) {
+        piece.parts[static_cast<std::size_t>(p)] = build_piece(children[inner[p]], depth + 1);
+      });
+    }
+    piece.count();
+    return piece;
   }
 
   const BuildOptions& options_;
   std::size_t size_;
   std::unique_ptr<Reference[]> references_;
-  detail::TreePiece root_;
 };
 
 void check(const BuildOptions& options) {
   if (options.max_leaf_size < 1 || options.max_leaf_size > 255)
     throw InvalidInput("build options: max_leaf_size " + std::to_string(options.max_leaf_size) +
                        " is outside [1, 255]");
-  if (options.bin_count < 2 || options.bin_count > max_bins)
+  if (options.bin_count < 2 || options.bin_count > detail::max_bins)
     throw InvalidInput("build options: bin_count " + std::to_string(options.bin_count) +
                        " is outside [2, 64]");
   if (!(options.traversal_cost >= 0) || !(options.intersection_cost > 0) ||
@@ -449,9 +299,7 @@ void check(const BuildOptions& options) {
 
 Bvh build_in_arena(const TriangleSoup& soup, const BuildOptions& options) {
   if (options.method == BuildMethod::morton) return detail::build_morton(soup, options);
-  Builder builder(soup, options);
-  builder.build_root();
-  return std::move(builder).finish(soup);
+  return Builder(soup, options).build(soup);
 }
 
 }  // namespace

@@ -1,18 +1,20 @@
 // A linear BVH: triangles sorted along a Morton curve of their box centres, then split top
 // down where the codes' highest differing bit changes (Lauterbach et al., "Fast BVH
 // Construction on GPUs", 2009; the top-down split search as in Karras, "Maximizing
-// Parallelism in the Construction of BVHs, Octrees, and k-d Trees", HPG 2012). Subtrees are
-// built in pieces laid out in one array afterwards, as the SAH builder does (tree_pieces.hpp),
-// and the shared finishing step (finish.hpp) turns the binary tree into the 8-wide layout.
+// Parallelism in the Construction of BVHs, Octrees, and k-d Trees", HPG 2012). The 8-wide
+// nodes are written directly: each node splits its child with the most triangles at that
+// child's highest differing bit until it has 8 children or every child is a leaf (as Embree's
+// Morton builder grows its wide nodes), and its child boxes are gathered bottom up. Subtrees
+// are built in pieces laid out in one array afterwards (wide_pieces.hpp).
 //
 // Determinism: the keys are sorted by (code, id), all distinct, so their order, and with it
-// every split and box, does not depend on the thread count.
+// every split and box, does not depend on the thread count; which subtrees are built apart
+// depends only on their sizes.
 #include "morton_build.hpp"
 
-#include "finish.hpp"
 #include "huge_pages.hpp"
 #include "mesh/checked_soup.hpp"
-#include "tree_pieces.hpp"
+#include "wide_pieces.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -94,17 +96,24 @@ class MortonBuilder {
     sort_by_code(soup, centre_bounds(soup));
   }
 
-  // The BVH: the binary tree, laid out in one array, finished with the sorted ids as leaf
-  // order.
+  // The BVH: the wide tree, with the sorted ids as slot order.
   [[nodiscard]] Bvh build() && {
-    TreePiece root = build_piece(0, size_);
-    std::vector<TriangleId> leaf_order;
-    resize_on_huge_pages(leaf_order, size_);
-    for_each_index([&](std::size_t i) { leaf_order[i] = id_at(i); });
-    const auto nodes = fresh<BinaryNode>(root.size);
-    lay_out(root, nodes.get(), 0, parallel_subtree_threshold);
-    root = {};
-    return finish(nodes.get(), std::move(leaf_order), soup_, {1.0f, 1.0f, leaf_size_});
+    Built root;
+    if (size_ <= leaf_size_) {
+      const WideChild only{leaf_bounds(0, size_), 0, true};
+      root.piece.nodes.emplace_back();
+      write_wide_node(root.piece.nodes[0], &only, 1, static_cast<std::uint32_t>(size_));
+      root.piece.leaves.push_back({0, static_cast<std::uint32_t>(size_)});
+      root.piece.count();
+      root.bounds = only.bounds;
+    } else {
+      root = build_piece(0, size_);
+    }
+    std::vector<TriangleId> ids;
+    resize_on_huge_pages(ids, size_);
+    for_each_index([&](std::size_t i) { ids[i] = id_at(i); });
+    keys_.reset();
+    return assemble(root.piece, std::move(ids), soup_, root.bounds);
   }
 
  private:
@@ -208,40 +217,129 @@ class MortonBuilder {
     return high;
   }
 
-  // The subtree over sorted positions [begin, end): built depth first into one piece below
-  // the parallel threshold, else its halves in parallel.
-  TreePiece build_piece(std::size_t begin, std::size_t end) {
-    if (end - begin < parallel_subtree_threshold) {
-      std::vector<BinaryNode> nodes;
-      nodes.reserve(2 * (end - begin) - 1);
-      build_node(begin, end, nodes);
-      return TreePiece::whole(std::move(nodes));
+  static constexpr int width = WideNode::width;
+
+  // A subtree and the box of its triangles.
+  struct Built {
+    WidePiece piece;
+    Aabb bounds = Aabb::empty();
+  };
+
+  // The children of the wide node over sorted positions [begin, end) (more than a leaf may
+  // hold): child i covers [cuts[i], cuts[i + 1]). The child with the most triangles (the first
+  // of equals) is split while it is larger than a leaf and the node has room.
+  [[nodiscard]] int children_of(std::size_t begin, std::size_t end,
+                                std::size_t (&cuts)[width + 1]) const {
+    cuts[0] = begin;
+    cuts[1] = end;
+    int count = 1;
+    while (count < width) {
+      int chosen = -1;
+      std::size_t largest = leaf_size_;
+      for (int i = 0; i < count; ++i)
+        if (cuts[i + 1] - cuts[i] > largest) {
+          chosen = i;
+          largest = cuts[i + 1] - cuts[i];
+        }
+      if (chosen < 0) break;
+      for (int i = count + 1; i > chosen + 1; --i) cuts[i] = cuts[i - 1];
+      cuts[chosen + 1] = split_of(cuts[chosen], cuts[chosen + 2]);
+      ++count;
     }
-    const std::size_t middle = split_of(begin, end);
-    TreePiece left, right;
-    tbb::parallel_invoke([&] { left = build_piece(begin, middle); },
-                         [&] { right = build_piece(middle, end); });
-    const Aabb bounds = left.nodes[0].bounds.merged(right.nodes[0].bounds);
-    return TreePiece::joined(bounds, std::move(left), std::move(right));
+    return count;
   }
 
-  // Appends the subtree over sorted positions [begin, end) to `nodes`, depth first, the right
-  // children's indices counted from nodes[0]. Leaves read their triangles' boxes from the soup
-  // (an array of boxes in sorted order would cost a pass and fresh pages of its own).
-  void build_node(std::size_t begin, std::size_t end, std::vector<BinaryNode>& nodes) const {
-    const std::size_t at = nodes.size();
-    if (end - begin <= leaf_size_) {
-      Aabb box = Aabb::empty();
-      for (std::size_t i = begin; i < end; ++i) box.extend(soup_.triangle(id_at(i)).bounds());
-      nodes.push_back({box, std::uint32_t(begin), std::uint32_t(end - begin)});
-      return;
+  [[nodiscard]] bool is_leaf(std::size_t begin, std::size_t end) const {
+    return end - begin <= leaf_size_;
+  }
+
+  // The box of the triangles at sorted positions [begin, end), read from the soup (an array of
+  // boxes in sorted order would cost a pass and fresh pages of its own).
+  [[nodiscard]] Aabb leaf_bounds(std::size_t begin, std::size_t end) const {
+    Aabb box = Aabb::empty();
+    for (std::size_t i = begin; i < end; ++i) box.extend(soup_.triangle(id_at(i)).bounds());
+    return box;
+  }
+
+  // Writes the wide node over `children` (boxes of inner children set by the caller) at
+  // piece.nodes[at], with inner child i at index[i], and returns the box of all children.
+  static Aabb finish_node(WidePiece& piece, std::size_t at, const WideChild* children, int count,
+                          const std::uint32_t* index, std::size_t end) {
+    write_wide_node(piece.nodes[at], children, count, static_cast<std::uint32_t>(end));
+    Aabb box = Aabb::empty();
+    for (int i = 0; i < count; ++i) {
+      if (!children[i].leaf) piece.nodes[at].child[i] = index[i];
+      box = box.merged(children[i].bounds);
     }
-    const std::size_t middle = split_of(begin, end);
-    nodes.push_back({Aabb::empty(), 0, 0});
-    build_node(begin, middle, nodes);
-    const std::size_t right = nodes.size();
-    build_node(middle, end, nodes);
-    nodes[at] = {nodes[at + 1].bounds.merged(nodes[right].bounds), std::uint32_t(right), 0};
+    return box;
+  }
+
+  // Appends the subtree of the wide node over sorted positions [begin, end) to `piece`, depth
+  // first, and returns its box.
+  Aabb build_node(std::size_t begin, std::size_t end, WidePiece& piece) const {
+    std::size_t cuts[width + 1];
+    const int count = children_of(begin, end, cuts);
+    const std::size_t at = piece.nodes.size();
+    piece.nodes.emplace_back();
+    WideChild children[width];
+    std::uint32_t index[width] = {};
+    for (int i = 0; i < count; ++i) {
+      const std::size_t first = cuts[i], last = cuts[i + 1];
+      children[i].first = static_cast<std::uint32_t>(first);
+      children[i].leaf = is_leaf(first, last);
+      if (children[i].leaf) {
+        children[i].bounds = leaf_bounds(first, last);
+        piece.leaves.push_back({std::uint32_t(first), std::uint32_t(last)});
+      } else {
+        index[i] = static_cast<std::uint32_t>(piece.nodes.size());
+        children[i].bounds = build_node(first, last, piece);
+      }
+    }
+    return finish_node(piece, at, children, count, index, end);
+  }
+
+  // The subtree of the wide node over sorted positions [begin, end): depth first into one
+  // piece below the parallel threshold, else this node alone with its inner children built in
+  // parallel as parts.
+  Built build_piece(std::size_t begin, std::size_t end) const {
+    Built built;
+    WidePiece& piece = built.piece;
+    if (end - begin < parallel_subtree_threshold) {
+      built.bounds = build_node(begin, end, piece);
+      piece.count();
+      return built;
+    }
+    std::size_t cuts[width + 1];
+    const int count = children_of(begin, end, cuts);
+    piece.nodes.emplace_back();
+    WideChild children[width];
+    int inner[width];
+    int parts = 0;
+    for (int i = 0; i < count; ++i) {
+      children[i].first = static_cast<std::uint32_t>(cuts[i]);
+      children[i].leaf = is_leaf(cuts[i], cuts[i + 1]);
+      if (children[i].leaf) {
+        children[i].bounds = leaf_bounds(cuts[i], cuts[i + 1]);
+        piece.leaves.push_back({std::uint32_t(cuts[i]), std::uint32_t(cuts[i + 1])});
+      } else {
+        inner[parts++] = i;
+      }
+    }
+    std::vector<Built> built_parts(static_cast<std::size_t>(parts));
+    tbb::parallel_for(0, parts, [&](int p) {
+      const int i = inner[p];
+      built_parts[static_cast<std::size_t>(p)] = build_piece(cuts[i], cuts[i + 1]);
+    });
+    const std::uint32_t placeholder[width] = {};
+    for (int p = 0; p < parts; ++p) {
+      Built& part = built_parts[static_cast<std::size_t>(p)];
+      children[inner[p]].bounds = part.bounds;
+      piece.parts.push_back(std::move(part.piece));
+      piece.links.push_back(static_cast<std::uint32_t>(inner[p]));
+    }
+    built.bounds = finish_node(piece, 0, children, count, placeholder, end);
+    piece.count();
+    return built;
   }
 
   const TriangleSoup& soup_;

@@ -26,14 +26,12 @@ struct BuildOptions {
   std::uint32_t max_leaf_size = 8;
   /// SAH bins per axis (Wald 2007 uses 16 to 32). Must be in [2, 64].
   std::uint32_t bin_count = 16;
-  /// Cost of visiting an inner node, relative to `intersection_cost`. The default 2 reflects
-  /// the queries' 8-wide node tests and gives leaves of about 3 triangles: on the bunny
-  /// subdivided to 1.1M triangles, 10-25% faster rays, box and plane queries than 1, for a
-  /// unit-cost SAH 2% higher (measured in bench/).
+  /// Cost of visiting an inner (8-wide) node, relative to `intersection_cost`. The default 2
+  /// reflects the queries' 8-wide node tests: on the bunny subdivided to 1.1M triangles it
+  /// gives rays as fast as before the wide builder, for a unit-cost SAH 4% above 1's (measured
+  /// in bench/).
   float traversal_cost = 2.0f;
-  /// Cost of testing one triangle. Leaves are tested four triangles at a time, so when the
-  /// binary tree is collapsed a leaf costs this per lane of its groups of four (its triangle
-  /// count rounded up to a multiple of 4).
+  /// Cost of testing one triangle: a leaf costs this per triangle.
   float intersection_cost = 1.0f;
   /// Worker threads; 0 means all the machine has. The tree is identical for any value.
   unsigned threads = 0;
@@ -42,13 +40,13 @@ struct BuildOptions {
 };
 
 /// Builds a BVH over `soup` with the binned surface area heuristic of Wald ("On fast
-/// Construction of SAH-based Bounding Volume Hierarchies", 2007): at each node, centroids are
-/// binned along each axis and the split with the lowest SAH cost is taken, or a leaf when that
-/// is cheaper and small enough. The binary tree is then collapsed into 8-wide nodes with the
-/// least SAH cost (unit costs, leaves of at most `max_leaf_size`) that its subtrees allow. Subtrees
-/// are built in parallel with TBB. Deterministic: the same soup and options give the same tree, bit
-/// for bit, whatever the thread count. Deep degenerate splits fall back to object-median splits so
-/// the depth stays below `max_bvh_depth`. Throws `InvalidInput` when the soup fails
+/// Construction of SAH-based Bounding Volume Hierarchies", 2007), writing 8-wide nodes directly:
+/// each node splits the child with the largest box (centroids binned along each axis, the split
+/// with the lowest SAH cost taken) while it has fewer than 8 children and the split pays, and a
+/// child of at most `max_leaf_size` triangles is a leaf unless a node of its own is cheaper.
+/// Subtrees are built in parallel with TBB. Deterministic: the same soup and options give the same
+/// tree, bit for bit, whatever the thread count. Deep degenerate splits fall back to object-median
+/// splits so the depth stays below `max_bvh_depth`. Throws `InvalidInput` when the soup fails
 /// `validate(soup)` or the options are out of range. An empty soup gives an empty BVH.
 [[nodiscard]] Bvh build(const TriangleSoup& soup, const BuildOptions& options = {});
 

@@ -1,0 +1,104 @@
+// The builders that write 8-wide nodes directly: identical trees for any thread count on scenes
+// large enough for their parallel paths, leaves within the size asked for, degenerate input, and
+// the SAH tree's cost against the Morton tree's.
+#include "support/scenes.hpp"
+
+#include <trisect/bvh/build.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cstring>
+#include <vector>
+
+namespace trisect::testing {
+namespace {
+
+bool same_tree(const Bvh& a, const Bvh& b) {
+  return a.root_bounds == b.root_bounds && a.ids == b.ids && a.wide.size() == b.wide.size() &&
+         std::memcmp(a.wide.data(), b.wide.data(), a.wide.size() * sizeof(WideNode)) == 0;
+}
+
+// The largest leaf of `bvh`.
+std::uint32_t largest_leaf(const Bvh& bvh) {
+  std::uint32_t largest = 0;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{
+      {0, static_cast<std::uint32_t>(bvh.size())}};
+  while (!stack.empty()) {
+    const auto [index, end] = stack.back();
+    stack.pop_back();
+    const WideNode& node = bvh.wide[index];
+    for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
+      const int i = std::countr_zero(used);
+      if (node.child[i] == WideNode::leaf)
+        largest = std::max(largest, node.child_end(i, end) - node.first[i]);
+      else
+        stack.emplace_back(node.child[i], node.child_end(i, end));
+    }
+  }
+  return largest;
+}
+
+const BuildMethod methods[] = {BuildMethod::sah, BuildMethod::morton};
+
+TEST_CASE("wide builds of a large scene are valid and identical for 1, 2 and 8 threads", "[bvh]") {
+  // 6 x 150^2 x 2 = 270,000 triangles: above every parallel threshold of both builders.
+  const Scene scene = scenes::cube_sphere("sphere_270k", 150);
+  const TriangleSoup soup = scene.soup();
+  for (const BuildMethod method : methods) {
+    INFO(static_cast<int>(method));
+    const Bvh one = build(soup, {.threads = 1, .method = method});
+    REQUIRE_NOTHROW(validate(one, &soup));
+    for (const unsigned threads : {2u, 8u})
+      REQUIRE(same_tree(one, build(soup, {.threads = threads, .method = method})));
+  }
+}
+
+TEST_CASE("sah leaves hold at most max_leaf_size triangles", "[bvh]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const TriangleSoup soup = scene.soup();
+    for (const std::uint32_t max_leaf : {1u, 3u, 8u, 255u}) {
+      INFO(max_leaf);
+      // Free traversal would split everything; costly traversal keeps the largest leaves.
+      for (const float traversal : {0.0f, 2.0f, 1000.0f}) {
+        const Bvh bvh = build(soup, {.max_leaf_size = max_leaf, .traversal_cost = traversal});
+        REQUIRE_NOTHROW(validate(bvh, &soup));
+        CHECK(largest_leaf(bvh) <= max_leaf);
+      }
+    }
+  }
+}
+
+TEST_CASE("sah builds of coincident triangles split at the median and stay shallow", "[bvh]") {
+  // 5,000 copies of one triangle: no binned split separates them, so every node splits at the
+  // object median, and the depth is that of a balanced tree.
+  std::vector<Vec3> positions;
+  for (int i = 0; i < 5000; ++i)
+    positions.insert(positions.end(), {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)});
+  const TriangleSoup soup{positions};
+  for (const BuildMethod method : methods) {
+    const Bvh bvh = build(soup, {.method = method});
+    REQUIRE_NOTHROW(validate(bvh, &soup));
+    CHECK(statistics(bvh).depth <= 13);  // 8 children per node at best, 2 at worst
+  }
+}
+
+TEST_CASE("the sah tree costs no more than the morton tree", "[bvh]") {
+  // Both trees are wide trees over the same triangles; the SAH builder chooses every split by
+  // the cost that `statistics` measures (with unit costs, it needs no leaf larger than the
+  // Morton builder's 4 to beat a spatial median), so on every scene it should cost no more.
+  std::vector<Scene> scenes = all_scenes();
+  scenes.push_back(scenes::cube_sphere("sphere_60k", 70));
+  for (const Scene& scene : scenes) {
+    INFO(scene.name);
+    const TriangleSoup soup = scene.soup();
+    const BuildOptions unit{.traversal_cost = 1.0f};
+    const double sah = statistics(build(soup, unit)).sah_cost;
+    const double morton = statistics(build(soup, {.method = BuildMethod::morton})).sah_cost;
+    CHECK(sah <= morton);
+  }
+}
+
+}  // namespace
+}  // namespace trisect::testing
