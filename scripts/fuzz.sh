@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined) for the OBJ, PLY and
-# STL readers, the query-file parser and the slice and overlap command lines, and runs each for SECONDS (default 60) from the seed
+# STL readers, the query-file parser, the slice and overlap command lines and tree files, and runs each for SECONDS (default 60) from the seed
 # corpus in tests/fuzz/corpus/<target>. New inputs go to build/fuzz/corpus/, never into the
 # repository. Any crash or sanitizer report fails the script and leaves the input in
 # build/fuzz/. The library sources are compiled once, JOBS (default 2) at a time, and shared by
@@ -45,8 +45,9 @@ build fuzz_ply tests/fuzz/fuzz_mesh.cpp -DTRISECT_FUZZ_FORMAT=ply
 build fuzz_stl tests/fuzz/fuzz_mesh.cpp -DTRISECT_FUZZ_FORMAT=stl
 build fuzz_query tests/fuzz/fuzz_query.cpp
 build fuzz_arguments tests/fuzz/fuzz_arguments.cpp
+build fuzz_bvh_file tests/fuzz/fuzz_bvh_file.cpp
 
-for target in obj ply stl query arguments; do
+for target in obj ply stl query arguments bvh_file; do
   corpus=$out/corpus/$target
   mkdir -p "$corpus"
   echo "fuzzing $target for ${seconds}s"

@@ -4,7 +4,8 @@
 /// overlap, broadphase, io): every installed header but those in detail/ folders, which hold
 /// what inline templates need and are not API (the package test checks that this list is
 /// complete). Everything but io is in the `trisect::trisect` library; the mesh files of io
-/// (`load_mesh`, `read_file`) need `trisect::io` linked as well.
+/// (`load_mesh`, `read_file`) and tree files (`save_bvh`, `load_bvh`) need `trisect::io` linked as
+/// well.
 
 #include "trisect/error.hpp"
 
@@ -41,6 +42,7 @@
 #include "trisect/bvh/box_query.hpp"
 #include "trisect/bvh/build.hpp"
 #include "trisect/bvh/bvh.hpp"
+#include "trisect/bvh/bvh_array.hpp"
 #include "trisect/bvh/collect.hpp"
 #include "trisect/bvh/leaf_triangles.hpp"
 #include "trisect/bvh/ordered_walk.hpp"
@@ -48,6 +50,7 @@
 #include "trisect/bvh/query_stats.hpp"
 #include "trisect/bvh/ray_query.hpp"
 #include "trisect/bvh/ray_stream.hpp"
+#include "trisect/bvh/refit.hpp"
 #include "trisect/bvh/sphere_query.hpp"
 #include "trisect/bvh/traverse.hpp"
 #include "trisect/bvh/triangle_query.hpp"
@@ -65,6 +68,7 @@
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
 #include "trisect/broadphase/traversal_stack.hpp"
 
+#include "trisect/io/bvh_file.hpp"
 #include "trisect/io/load_mesh.hpp"
 #include "trisect/io/mesh.hpp"
 #include "trisect/io/read_file.hpp"

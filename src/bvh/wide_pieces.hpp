@@ -96,9 +96,11 @@ inline void lay_out(const WidePiece& piece, WideNode* nodes, std::size_t at, Lea
 inline Bvh assemble(const WidePiece& root, std::vector<TriangleId> ids, const TriangleSoup& soup,
                     const Aabb& bounds) {
   Bvh bvh;
-  resize_on_huge_pages(bvh.wide, root.node_total);
+  std::vector<WideNode> wide;
+  resize_on_huge_pages(wide, root.node_total);
   std::vector<LeafRange> leaves(root.leaf_total);
-  lay_out(root, bvh.wide.data(), 0, leaves.data(), 0);
+  lay_out(root, wide.data(), 0, leaves.data(), 0);
+  bvh.wide = std::move(wide);
   bvh.triangles = LeafTriangles::of(soup, ids, leaves);
   bvh.ids = std::move(ids);
   bvh.root_bounds = bounds;

@@ -4,6 +4,7 @@
 #include "support/every_query_check.hpp"
 #include "support/query_maker.hpp"
 #include "support/ray_check.hpp"
+#include "support/same_tree.hpp"
 #include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
@@ -22,11 +23,6 @@
 namespace trisect::testing {
 namespace {
 
-bool same_nodes(const Bvh& a, const Bvh& b) {
-  return a.root_bounds == b.root_bounds && std::ranges::equal(a.ids, b.ids) &&
-         a.wide.size() == b.wide.size() &&
-         std::memcmp(a.wide.data(), b.wide.data(), a.wide.size() * sizeof(WideNode)) == 0;
-}
 TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") {
   for (const Scene& scene : all_scenes()) {
     INFO(scene.name);
@@ -35,7 +31,7 @@ TEST_CASE("bvh builds are valid and identical for 1, 2 and 8 threads", "[bvh]") 
     REQUIRE_NOTHROW(validate(one, &soup));
     for (unsigned threads : {2u, 8u}) {
       const Bvh many = build(soup, {.threads = threads});
-      REQUIRE(same_nodes(one, many));
+      REQUIRE(same_tree(one, many));
     }
     const BvhStatistics stats = statistics(one);
     CHECK(stats.node_count == one.wide.size() + stats.leaf_count);
@@ -49,7 +45,7 @@ TEST_CASE("morton builds are valid, shallow and identical for 1, 2 and 8 threads
     const Bvh one = build(soup, {.threads = 1, .method = BuildMethod::morton});
     REQUIRE_NOTHROW(validate(one, &soup));
     for (unsigned threads : {2u, 8u})
-      REQUIRE(same_nodes(one, build(soup, {.threads = threads, .method = BuildMethod::morton})));
+      REQUIRE(same_tree(one, build(soup, {.threads = threads, .method = BuildMethod::morton})));
     // 30 bits of code, then halving runs of equal codes: at most 30 + 32 binary levels.
     CHECK(statistics(one).depth <= 62);
   }

@@ -1,6 +1,7 @@
 // The builders that write 8-wide nodes directly: identical trees for any thread count on scenes
 // large enough for their parallel paths, leaves within the size asked for, degenerate input, and
 // the SAH tree's cost against the Morton tree's.
+#include "support/same_tree.hpp"
 #include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
@@ -8,16 +9,10 @@
 #include <catch2/catch.hpp>
 
 #include <bit>
-#include <cstring>
 #include <vector>
 
 namespace trisect::testing {
 namespace {
-
-bool same_tree(const Bvh& a, const Bvh& b) {
-  return a.root_bounds == b.root_bounds && a.ids == b.ids && a.wide.size() == b.wide.size() &&
-         std::memcmp(a.wide.data(), b.wide.data(), a.wide.size() * sizeof(WideNode)) == 0;
-}
 
 // The largest leaf of `bvh`.
 std::uint32_t largest_leaf(const Bvh& bvh) {

@@ -49,7 +49,7 @@ TEST_CASE("every command answers the same from a tree file as from its mesh", "[
                                            "box 0.9 0.9 0.9 1.1 1.1 1.1\n"
                                            "plane 0 0 1 0.5\n"
                                            "sphere 1 1 1 0.25\n"
-                                           "ray 0.25 0.25 5 0 0 -1\n"
+                                           "ray 0.25 0.75 5 0 0 -1\n"
                                            "closest 3 3 3\n"
                                            "inside 0.25 0.25 0.25\n")
                                     .string();
