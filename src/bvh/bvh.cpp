@@ -83,7 +83,10 @@ void check_child(const Bvh& bvh, const Aabb& reach, const WideNode& node, const 
     const LeafRange stored = bvh.triangles.leaf_of(slot);
     if (stored.begin != begin || stored.end != end)
       broken("triangles of " + slot_name(slot) + " are not grouped as " + child + " says");
-    const Aabb triangle = bvh.triangles.triangle(slot).bounds();
+    const Triangle corners = bvh.triangles.triangle(slot);
+    if (!is_finite(corners.a) || !is_finite(corners.b) || !is_finite(corners.c))
+      broken("triangle in " + slot_name(slot) + " has a coordinate that is not finite");
+    const Aabb triangle = corners.bounds();
     if (!box.contains(triangle))
       broken("triangle in " + slot_name(slot) + " is outside " + child + " bounds");
     if (!visit.box.contains(triangle))
@@ -97,6 +100,8 @@ void check_child(const Bvh& bvh, const Aabb& reach, const WideNode& node, const 
 // and every wide node is reached exactly once, no deeper than max_bvh_depth.
 void check_wide(const Bvh& bvh) {
   if (bvh.bounds().is_empty()) broken("the root box is empty");
+  if (!is_finite(bvh.bounds().min) || !is_finite(bvh.bounds().max))
+    broken("the root box is not finite");
   const Aabb reach = PlaneQuery::reach_of(bvh);
   std::vector<std::uint8_t> reached(bvh.wide.size(), 0), covered(bvh.size(), 0);
   std::vector<Visit> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), bvh.bounds(), 0}};

@@ -120,6 +120,9 @@ TEST_CASE("validate names a corrupted node", "[bvh]") {
   bad.root_bounds.max.x = bad.root_bounds.min.x;
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("bounds are outside the plane query's reach"));
   bad = good;
+  bad.root_bounds.max.y = std::numeric_limits<float>::infinity();
+  CHECK_THROWS_WITH(validate(bad), Catch::Contains("the root box is not finite"));
+  bad = good;
   bad.wide[0].child[1] = WideNode::unused;  // an unused lane before used ones
   CHECK_THROWS_WITH(validate(bad), Catch::Contains("unused lane"));
   bad = good;

@@ -74,7 +74,8 @@ struct BvhStatistics {
 [[nodiscard]] std::vector<Vec3> triangle_corners(const Bvh& bvh);
 
 /// Throws `InvalidInput` describing the first broken invariant: triangles and ids of different
-/// lengths, wide nodes without triangles or triangles without wide nodes, an empty root box, a
+/// lengths, wide nodes without triangles or triangles without wide nodes, an empty or
+/// non-finite root box, a triangle coordinate that is not finite, a
 /// wide node out of range, reached twice, unreachable or deeper than `max_bvh_depth`, a grid
 /// exponent out of range, a used child whose slot range is empty, out of order or outside its
 /// parent's, a used mask that does not match the used lanes, an unused lane that is not at the
