@@ -100,8 +100,10 @@ class Builder {
     root.range = detail::bounds_of(references_.get(), 0, size_);
     evaluate(root, 0);
     WidePiece tree;
-    // A root that is one leaf is still one wide node, with that leaf as its only child.
-    if (root.size() <= options_.max_leaf_size && leaf_pays(root)) {
+    // A root that is one leaf is still one wide node, with that leaf as its only child: the
+    // root's traversal is paid either way.
+    if (root.size() <= options_.max_leaf_size &&
+        (root.split.axis < 0 || leaf_cost(root) <= sibling_cost(root))) {
       tree.nodes.emplace_back();
       const WideChild only{root.range.bounds.to_aabb(), 0, true};
       detail::write_wide_node(tree.nodes[0], &only, 1, static_cast<std::uint32_t>(size_));
@@ -120,10 +122,15 @@ class Builder {
   }
 
  private:
-  // Cost of `c` as one leaf: intersection cost per triangle.
-  [[nodiscard]] float leaf_cost(const Candidate& c) const {
-    return options_.intersection_cost * static_cast<float>(c.size()) * c.area();
+  // Cost of a leaf of `count` triangles and box half area `area`: the intersection cost per
+  // lane of its groups of four (`LeafTriangles`), which are tested together, so that a leaf of
+  // 1 to 4 triangles costs as much as one of 4.
+  [[nodiscard]] float leaf_cost(std::size_t count, float area) const {
+    const std::size_t lanes =
+        (count + TriangleGroup::width - 1) / TriangleGroup::width * TriangleGroup::width;
+    return options_.intersection_cost * static_cast<float>(lanes) * area;
   }
+  [[nodiscard]] float leaf_cost(const Candidate& c) const { return leaf_cost(c.size(), c.area()); }
   // True when `c` (evaluated, at most `max_leaf_size` references) costs less as one leaf than
   // as a wide node of its own over its two halves.
   [[nodiscard]] bool leaf_pays(const Candidate& c) const {
@@ -131,7 +138,8 @@ class Builder {
   }
   // Cost of `c` split in two by its evaluated split, both sides leaves of the same wide node.
   [[nodiscard]] float sibling_cost(const Candidate& c) const {
-    return options_.intersection_cost * c.split.cost;
+    return leaf_cost(c.split.left_count, c.split.left_area) +
+           leaf_cost(c.size() - c.split.left_count, c.split.right_area);
   }
 
   // Finds the best binned SAH split of `c`, a child of a wide node at `depth`; none when its
@@ -160,9 +168,11 @@ class Builder {
   // same cost (x + y = y + x in floats) and the first one wins.
   [[nodiscard]] Split pair_split(std::size_t begin, const BinMapping& mapping) const {
     for (int axis = 0; axis < 3; ++axis)
-      if (mapping.scale_by_axis[axis] != 0)
-        return {axis, 0,
-                references_[begin].box().half_area() + references_[begin + 1].box().half_area()};
+      if (mapping.scale_by_axis[axis] != 0) {
+        const float left = references_[begin].box().half_area();
+        const float right = references_[begin + 1].box().half_area();
+        return {axis, 0, left + right, left, right, 1};
+      }
     return {};
   }
 

@@ -140,6 +140,8 @@ struct Split {
   std::uint32_t last_left_bin = 0;
   /// Sum over both sides of half area times triangle count.
   float cost = std::numeric_limits<float>::infinity();
+  float left_area = 0, right_area = 0;  ///< Half areas of the two sides' boxes.
+  std::uint32_t left_count = 0;         ///< References on the left side.
 };
 
 /// Bounds of references [begin, end): in parallel above `parallel_scan_threshold`.
@@ -233,7 +235,7 @@ inline void bin(const Reference* references, std::size_t begin, std::size_t end,
   Split best;
   // Entries [0, used) are written before they are read: no zeroing.
   std::array<std::uint32_t, max_bins> used_bins;
-  std::array<float, max_bins> right_cost;
+  std::array<float, max_bins> right_cost, right_area;
   for (int axis = 0; axis < 3; ++axis) {
     if (mapping.scale_by_axis[axis] == 0) continue;
     const std::uint32_t* counts = binning.counts[axis];
@@ -247,15 +249,17 @@ inline void bin(const Reference* references, std::size_t begin, std::size_t end,
     for (std::uint32_t j = used; j-- > 1;) {
       right.extend(binning.boxes[axis][used_bins[j]]);
       right_count += counts[used_bins[j]];
-      right_cost[j] = right.half_area() * static_cast<float>(right_count);
+      right_area[j] = right.half_area();
+      right_cost[j] = right_area[j] * static_cast<float>(right_count);
     }
     Box4 left = Box4::empty();
     std::uint32_t left_count = 0;
     for (std::uint32_t j = 0; j + 1 < used; ++j) {
       left.extend(binning.boxes[axis][used_bins[j]]);
       left_count += counts[used_bins[j]];
-      const float cost = left.half_area() * static_cast<float>(left_count) + right_cost[j + 1];
-      if (cost < best.cost) best = {axis, used_bins[j], cost};
+      const float area = left.half_area();
+      const float cost = area * static_cast<float>(left_count) + right_cost[j + 1];
+      if (cost < best.cost) best = {axis, used_bins[j], cost, area, right_area[j + 1], left_count};
     }
   }
   return best;

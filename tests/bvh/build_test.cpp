@@ -216,14 +216,21 @@ TEST_CASE("statistics of a hand-built tree, with unit costs and others", "[bvh]"
   CHECK(stats.bytes_per_triangle == 228.0 / 2);
 }
 
-TEST_CASE("the builder weighs a leaf by the intersection cost of its triangles", "[bvh]") {
-  // A split costs traversal + intersection x (1 + 1) / 4; a leaf of both, intersection x 2.
-  const auto leaves = [](BuildOptions options) {
-    return statistics(build(TriangleSoup{two_apart}, options)).leaf_count;
+TEST_CASE("the builder weighs a leaf by the lanes of its groups of four", "[bvh]") {
+  // A leaf of 1 to 4 triangles costs 4 lanes times its half area; the root's traversal is paid
+  // whether it holds one leaf or two.
+  const auto leaves = [](const std::vector<Vec3>& soup, BuildOptions options) {
+    return statistics(build(TriangleSoup{soup}, options)).leaf_count;
   };
-  CHECK(leaves({.traversal_cost = 1.0f, .intersection_cost = 0.6f}) == 1);  // 1.2 < 1.3
-  CHECK(leaves({.traversal_cost = 1.0f, .intersection_cost = 1.0f}) == 2);  // 2 > 1.5
-  CHECK(leaves({}) == 1);  // the defaults, traversal 2 and intersection 1: 2 < 2.5
+  // Boxes [0, 1] x [0, 1] and [0.5, 1.5] x [0, 1]: one leaf costs 4 x 1.5 = 6, two 4 + 4 = 8
+  // (per triangle it would be 3 against 2: two leaves).
+  const std::vector<Vec3> overlapping{{0, 0, 0},    {1, 0, 0},    {0, 1, 0},
+                                      {1.5f, 0, 0}, {1.5f, 1, 0}, {0.5f, 1, 0}};
+  CHECK(leaves(overlapping, {}) == 1);
+  CHECK(leaves(overlapping, {.traversal_cost = 1.0f, .intersection_cost = 0.6f}) == 1);
+  // Three apart: one leaf costs 4 x 4 = 16, two 4 + 4 = 8.
+  CHECK(leaves(two_apart, {}) == 2);
+  CHECK(leaves(two_apart, {.traversal_cost = 0.0f, .intersection_cost = 5.0f}) == 2);
 }
 
 }  // namespace
