@@ -14,7 +14,8 @@
 //        Embree's own refit: a scene with RTC_SCENE_FLAG_DYNAMIC at RTC_BUILD_QUALITY_LOW (the
 //        two-level structure, the only one in which Embree honours a per-geometry build
 //        quality) holding one RTC_GEOMETRY_TYPE_TRIANGLE geometry at RTC_BUILD_QUALITY_REFIT
-//        over shared vertex and index buffers, committed once over the rest positions (a full
+//        over shared vertex and index buffers (trisect::embree::new_triangle_scene, then the
+//        geometry's quality set to REFIT), committed once over the rest positions (a full
 //        build: counter build_ms). Embree 3.13 needs all three to refit: without the DYNAMIC
 //        flag every commit rebuilds the geometry's BVH from scratch (as long as a build, with
 //        its memory freed and allocated again), REFIT quality or not. The two deformed sets are
@@ -45,8 +46,8 @@
 //                    (one more, untimed, when the timed loop ended on the first).
 //   build_ms         embree: the first rtcCommitScene (the full build of the refit geometry).
 //   bounds_error     embree: largest difference between rtcGetSceneBounds after the last
-//                    refit and the exact box of the positions it was refitted to (0 when the
-//                    refit took the new positions).
+//                    refit and the exact box of the positions it was refitted to (about 0,
+//                    far below the deformation's move: the refit took the new positions).
 //   changed_triangles, moved_vertices
 //                    partial1pct: the triangles passed as `changed`, and the vertices moved.
 //   bytes            load: the tree file's size.
@@ -285,20 +286,14 @@ void embree_refit(benchmark::State& state, const std::string& scene_name, unsign
   float bounds_error = 0;
   {
     const bench::embree::Device device(threads);
-    RTCScene rtc_scene = rtcNewScene(device.get());
-    // Both are needed for a refit (see above): without RTC_SCENE_FLAG_DYNAMIC every commit
-    // rebuilds the geometry's BVH whatever its build quality.
-    rtcSetSceneFlags(rtc_scene, RTC_SCENE_FLAG_DYNAMIC);
-    rtcSetSceneBuildQuality(rtc_scene, RTC_BUILD_QUALITY_LOW);
-    RTCGeometry geometry = rtcNewGeometry(device.get(), RTC_GEOMETRY_TYPE_TRIANGLE);
-    rtcSetSharedGeometryBuffer(geometry, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3,
-                               rest.vertices.data(), 0, 3 * sizeof(float), rest.vertex_count);
-    rtcSetSharedGeometryBuffer(geometry, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3,
-                               rest.indices.data(), 0, 3 * sizeof(std::uint32_t),
-                               rest.triangle_count);
+    // Both flag and scene quality are needed for a refit (see above): without
+    // RTC_SCENE_FLAG_DYNAMIC every commit rebuilds the geometry's BVH whatever its quality.
+    const bench::embree::SceneHandle scene_handle = trisect::embree::new_triangle_scene(
+        device.get(), rest, RTC_BUILD_QUALITY_LOW, RTC_SCENE_FLAG_DYNAMIC);
+    RTCScene rtc_scene = scene_handle.get();
+    RTCGeometry geometry = rtcGetGeometry(rtc_scene, 0);
     rtcSetGeometryBuildQuality(geometry, RTC_BUILD_QUALITY_REFIT);
     rtcCommitGeometry(geometry);
-    rtcAttachGeometry(rtc_scene, geometry);
     const auto start = std::chrono::steady_clock::now();
     arena.execute([&] { rtcCommitScene(rtc_scene); });
     build_ms =
@@ -324,8 +319,6 @@ void embree_refit(benchmark::State& state, const std::string& scene_name, unsign
           bounds.lower_z - expected.min.z, bounds.upper_x - expected.max.x,
           bounds.upper_y - expected.max.y, bounds.upper_z - expected.max.z})
       bounds_error = std::max(bounds_error, std::abs(difference));
-    rtcReleaseGeometry(geometry);
-    rtcReleaseScene(rtc_scene);
   }
   set_refit_counters(state, scene.size());
   state.counters["build_ms"] = build_ms;
