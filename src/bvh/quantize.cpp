@@ -22,7 +22,17 @@ float power_of_two(int exponent) {
 
 // Face value q on a grid, rounded once: what a fused multiply-add gives, and also what a
 // multiplication then an addition give whenever q * step is a float (see `product_fits`).
-float decoded(int q, float step, float origin) { return std::fma(float(q), step, origin); }
+//
+// Evaluated in double, which gives the fused multiply-add's float without a call to fmaf (there
+// is no fused instruction at the baseline instruction set): q * step is exact (8 bits times a
+// power of two), and the double sum is exact when the operands' bits span at most 53 places.
+// When they span more, the smaller one is below 2^-21 of the larger, and rounding the sum to
+// double moves it by less than 2^-53 of itself: a float rounding midpoint that close to it
+// would need the sum to span at most 50 places, which it does not, so both round alike
+// (tests/bvh/quantize_test.cpp compares the two over random and extreme operands).
+float decoded(int q, float step, float origin) {
+  return static_cast<float>(double(origin) + double(q) * double(step));
+}
 
 // True when q * step is a float, so that every evaluation of the decode gives `decoded`.
 bool product_fits(int q, float step) {

@@ -153,5 +153,28 @@ TEST_CASE("quantised child boxes hold their boxes, tightly, on the smallest grid
   }
 }
 
+TEST_CASE("a decode summed in double rounds as the fused multiply-add does", "[bvh]") {
+  // What src/bvh/quantize.cpp relies on: float(double(o) + double(q) * double(s)) equals
+  // fma(q, s, o) for every face q in [0, 255], grid step s = 2^e and float origin o.
+  std::mt19937_64 random(53);
+  std::uniform_int_distribution<int> exponent(-126, 127), face(0, 255), bits_of(0, 0x7f7fffff);
+  std::uniform_int_distribution<int> near_power(-30, 30);
+  const auto check = [](float origin, int q, float step) {
+    const float fused = std::fma(float(q), step, origin);
+    const auto in_double = static_cast<float>(double(origin) + double(q) * double(step));
+    INFO(origin << " + " << q << " * " << step);
+    REQUIRE(std::bit_cast<std::uint32_t>(in_double) == std::bit_cast<std::uint32_t>(fused));
+  };
+  for (int i = 0; i < 2'000'000; ++i) {
+    const float step = std::ldexp(1.0f, exponent(random));
+    float origin = std::bit_cast<float>(static_cast<std::uint32_t>(bits_of(random)));
+    if (i % 3 == 1)  // just below or above a power of two near the product
+      origin = std::nextafter(
+          std::ldexp(1.0f, std::clamp(std::ilogb(step) + near_power(random), -126, 127)), 0.0f);
+    if (i % 2 == 0) origin = -origin;
+    check(origin, face(random), step);
+  }
+}
+
 }  // namespace
 }  // namespace trisect::testing
