@@ -1,6 +1,5 @@
 #include "trisect/bvh/bvh.hpp"
 
-#include "finish.hpp"
 #include "trisect/bvh/plane_query.hpp"
 #include "trisect/math/validate.hpp"
 
@@ -10,7 +9,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace trisect {
@@ -21,6 +22,26 @@ namespace {
 std::string wide_name(std::size_t index) { return "wide node " + std::to_string(index); }
 
 std::string slot_name(std::size_t slot) { return "slot " + std::to_string(slot); }
+
+// The slot ranges of the leaves of a tree's wide nodes `wide` over `slot_count` slots, in no
+// particular order.
+std::vector<LeafRange> leaf_ranges(std::span<const WideNode> wide, std::uint32_t slot_count) {
+  std::vector<LeafRange> leaves;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{{0, slot_count}};  // node, end
+  while (!stack.empty()) {
+    const auto [index, end] = stack.back();
+    stack.pop_back();
+    const WideNode& node = wide[index];
+    for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
+      const int i = std::countr_zero(used);
+      if (node.child[i] == WideNode::leaf)
+        leaves.push_back({node.first[i], node.child_end(i, end)});
+      else
+        stack.emplace_back(node.child[i], node.child_end(i, end));
+    }
+  }
+  return leaves;
+}
 
 // A wide node to visit, with the slot range [begin, end) and the box every triangle below it
 // must lie in: the root's box and the decoded child boxes on the way down, intersected.
@@ -183,7 +204,7 @@ std::vector<Vec3> triangle_corners(const Bvh& bvh) {
   std::vector<Vec3> corners(3 * bvh.size());
   if (bvh.empty()) return corners;
   const std::vector<LeafRange> leaves =
-      detail::leaf_ranges(bvh.wide.span(), static_cast<std::uint32_t>(bvh.size()));
+      leaf_ranges(bvh.wide.span(), static_cast<std::uint32_t>(bvh.size()));
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, leaves.size(), 1024), [&](const auto& range) {
         for (std::size_t leaf = range.begin(); leaf != range.end(); ++leaf)

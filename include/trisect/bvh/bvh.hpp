@@ -40,7 +40,8 @@ struct Bvh {
 };
 
 /// Deepest wide node depth any built BVH has (root at depth 0); traversal stacks are sized from
-/// it. The builder keeps its binary tree below this depth, and collapsing never deepens a tree.
+/// it. The builders split at the object median from depth `max_bvh_depth` - 40 on, which keeps
+/// any 32-bit triangle count above it.
 inline constexpr int max_bvh_depth = 96;
 
 /// Facts about a built BVH, measured on its wide nodes.

@@ -5,8 +5,7 @@
 /// et al., "Shallow Bounding Volume Hierarchies for Fast SIMD Ray Tracing of Incoherent Rays",
 /// 2008), with the child boxes quantised to 8 bits on a grid of the node's own (Ylitie, Karras
 /// & Laine, "Efficient Incoherent Ray Traversal on GPUs Through Compressed Wide BVHs", HPG
-/// 2017; Embree's compressed QBVH nodes). Built by collapsing a builder's binary tree, whose
-/// slot order it keeps.
+/// 2017; Embree's compressed QBVH nodes). The builders write these nodes directly, top down.
 
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/float4.hpp"
