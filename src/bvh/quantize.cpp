@@ -45,8 +45,10 @@ int grid_exponent(float low, float high) {
   int exponent = lowest_exponent;
   const double extent = double(high) - double(low);
   if (extent > 0) {
-    int above;  // extent / 255 < 2^above; start two below, in case the division rounded
-    std::frexp(extent / largest_face, &above);
+    // extent / 255 < 2^above (the exponent std::frexp gives, read from the bits of a normal
+    // double without a library call); start two below, in case the division rounded.
+    const auto bits = std::bit_cast<std::uint64_t>(extent / largest_face);
+    const int above = static_cast<int>((bits >> 52) & 0x7ff) - 1022;
     exponent = std::clamp(above - 2, lowest_exponent, highest_exponent);
   }
   while (exponent < highest_exponent && decoded(largest_face, power_of_two(exponent), low) < high)
@@ -54,18 +56,20 @@ int grid_exponent(float low, float high) {
   return exponent;
 }
 
-// `value` - `origin` in steps, rounded to an integer by `round` and clamped to 0..255.
-template <class Round>
-int estimate(float value, float step, float origin, Round round) {
-  const double steps = round((double(value) - double(origin)) / double(step));
-  return static_cast<int>(std::clamp(steps, 0.0, double(largest_face)));
+// `value` - `origin` in steps, clamped to 0..255 and rounded down (`up` false) or up to an
+// integer. The step is a power of two, so multiplying by its inverse is the exact division;
+// after the clamp a conversion truncates as std::floor would, without a library call.
+int estimate(float value, float step, float origin, bool up) {
+  const double steps = std::clamp((double(value) - double(origin)) * (1.0 / double(step)), 0.0,
+                                  double(largest_face));
+  const int down = static_cast<int>(steps);
+  return up && double(down) < steps ? down + 1 : down;
 }
 
 // The largest face whose decoded value is <= `value` (origin <= value) and whose product
 // fits, so that no evaluation of the decode can overflow on a lower face.
 int lower_face(float value, float step, float origin) {
-  int q = std::min(estimate(value, step, origin, [](double x) { return std::floor(x); }) + 1,
-                   largest_face);
+  int q = std::min(estimate(value, step, origin, false) + 1, largest_face);
   while (q > 0 && !(product_fits(q, step) && decoded(q, step, origin) <= value)) --q;
   return q;
 }
@@ -74,7 +78,7 @@ int lower_face(float value, float step, float origin) {
 // point reaches the highest face. Where its product does not fit (a span beyond 3.4e38), a
 // multiplication then an addition decode it to +inf, which is higher still.
 int upper_face(float value, float step, float origin) {
-  int q = std::max(estimate(value, step, origin, [](double x) { return std::ceil(x); }) - 1, 0);
+  int q = std::max(estimate(value, step, origin, true) - 1, 0);
   while (q < largest_face && decoded(q, step, origin) < value) ++q;
   return q;
 }
