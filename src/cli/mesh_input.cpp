@@ -8,8 +8,8 @@
 #include <trisect/io/load_mesh.hpp>
 
 #include <cstdint>
-#include <vector>
 #include <utility>
+#include <vector>
 
 namespace trisect::cli {
 namespace {
