@@ -4,8 +4,13 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include "trisect/geometry/sphere_triangle.hpp"
+#include "trisect/math/validate.hpp"
+
 #include <algorithm>
+#include <cmath>
 #include <iterator>
+#include <limits>
 #include <string>
 
 namespace trisect {
@@ -81,7 +86,8 @@ const DynamicAabbTree& Broadphase::tree(Layer layer) const {
   return trees_[static_cast<std::size_t>(layer)];
 }
 
-ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filter) {
+ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filter,
+                                 std::uint64_t user_data) {
   require_layer(layer);
   const ProxyId id = free_ids_.empty() ? static_cast<ProxyId>(proxies_.size()) : free_ids_.back();
   // Room first, so that nothing below throws after the tree changed.
@@ -100,7 +106,7 @@ ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filte
     free_ids_.pop_back();
   }
   boxes_[id] = box;
-  proxies_[id] = Proxy{node, layer, filter};
+  proxies_[id] = Proxy{node, layer, filter, user_data};
   flags_[id] = alive;
   mark_fat_changed(id);
   mark_moved(id);
@@ -126,6 +132,75 @@ void Broadphase::move_proxy(ProxyId id, const Aabb& box, const Vec3& displacemen
     mark_fat_changed(id);
   boxes_[id] = box;
   mark_moved(id);
+}
+
+void Broadphase::set_filter(ProxyId id, ProxyFilter filter) {
+  require_proxy(id);
+  reserve_one_more(fat_changed_);
+  reserve_one_more(moved_);
+  proxies_[id].filter = filter;
+  // Its pairs are searched again (only those the new filter allows are found; the others are
+  // dropped) and tested again.
+  mark_fat_changed(id);
+  mark_moved(id);
+}
+
+void Broadphase::set_layer(ProxyId id, Layer layer) {
+  require_proxy(id);
+  require_layer(layer);
+  Proxy& proxy = proxies_[id];
+  if (proxy.layer == layer) return;
+  reserve_one_more(fat_changed_);
+  reserve_one_more(moved_);
+  // Into the new tree first: if that throws (out of memory), the old tree is untouched.
+  const ProxyId node = trees_[static_cast<std::size_t>(layer)].create_proxy(boxes_[id], id);
+  trees_[static_cast<std::size_t>(proxy.layer)].destroy_proxy(proxy.node);
+  proxy.node = node;
+  proxy.layer = layer;
+  mark_fat_changed(id);
+  mark_moved(id);
+}
+
+void Broadphase::set_user_data(ProxyId id, std::uint64_t user_data) {
+  require_proxy(id);
+  proxies_[id].user_data = user_data;
+}
+
+std::uint64_t Broadphase::user_data(ProxyId id) const {
+  require_proxy(id);
+  return proxies_[id].user_data;
+}
+
+ProxyFilter Broadphase::filter(ProxyId id) const {
+  require_proxy(id);
+  return proxies_[id].filter;
+}
+
+Layer Broadphase::layer(ProxyId id) const {
+  require_proxy(id);
+  return proxies_[id].layer;
+}
+
+Aabb Broadphase::bounds_of(const Sphere& ball) {
+  validate(ball, "broadphase query ball");
+  constexpr float largest = std::numeric_limits<float>::max();
+  Aabb box;
+  for (int axis = 0; axis < 3; ++axis) {
+    const double centre = ball.center[axis], radius = ball.radius;
+    // One rounding to float each, then a step outward: below and above the real faces.
+    const float low = std::nextafter(static_cast<float>(centre - radius), -largest);
+    const float high = std::nextafter(static_cast<float>(centre + radius), largest);
+    box.min[axis] = std::clamp(low, -largest, largest);
+    box.max[axis] = std::clamp(high, -largest, largest);
+  }
+  return box;
+}
+
+bool Broadphase::ball_meets_box(const Sphere& ball, const Aabb& box) {
+  // The point of the closed box nearest the centre, coordinate by coordinate (each a float of
+  // the centre or the box, so exact), then its distance to the centre exactly.
+  const Vec3 nearest = glm::clamp(ball.center, box.min, box.max);
+  return detail::vertex_in_ball(nearest, ball);
 }
 
 // Two static proxies never meet here: a static proxy searches the dynamic tree only, and the

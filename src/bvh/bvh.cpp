@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <span>
 #include <string>
 #include <utility>
@@ -22,6 +23,17 @@ namespace {
 std::string wide_name(std::size_t index) { return "wide node " + std::to_string(index); }
 
 std::string slot_name(std::size_t slot) { return "slot " + std::to_string(slot); }
+
+// Half the surface area of `box` in double, its faces clamped to the float range (a decoded
+// upper face may be +inf): finite for any box, even one spanning the whole float range.
+double half_area_in_double(const Aabb& box) {
+  constexpr double largest = std::numeric_limits<float>::max();
+  double extent[3];
+  for (int axis = 0; axis < 3; ++axis)
+    extent[axis] = std::clamp(double(box.max[axis]), -largest, largest) -
+                   std::clamp(double(box.min[axis]), -largest, largest);
+  return extent[0] * extent[1] + extent[1] * extent[2] + extent[2] * extent[0];
+}
 
 // The slot ranges of the leaves of a tree's wide nodes `wide` over `slot_count` slots, in no
 // particular order.
@@ -172,9 +184,9 @@ BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersectio
   stats.bytes = bvh.wide.bytes() + bvh.triangles.bytes() + bvh.ids.bytes();
   if (bvh.empty()) return stats;
   stats.bytes_per_triangle = double(stats.bytes) / double(bvh.size());
-  const double root_area = bvh.bounds().half_area();
+  const double root_area = half_area_in_double(bvh.bounds());
   const auto relative_area = [root_area](const Aabb& box) {
-    return root_area > 0 ? double(box.half_area()) / root_area : 1.0;
+    return root_area > 0 ? half_area_in_double(box) / root_area : 1.0;
   };
   std::vector<Visit> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), bvh.bounds(), 0}};
   while (!stack.empty()) {

@@ -1,7 +1,11 @@
 #include "broadphase/random_boxes.hpp"
+#include "broadphase/ray_box_oracle.hpp"
+#include "support/exact_oracle.hpp"
 
 #include <trisect/broadphase/broadphase.hpp>
 #include <trisect/math/validate.hpp>
+
+#include <glm/geometric.hpp>
 
 #include <tbb/task_arena.h>
 #include <catch2/catch.hpp>
@@ -74,6 +78,16 @@ void random_frame(std::mt19937_64& random, Broadphase& broadphase, Model& model,
       const ProxyId id = pick(random, model);
       broadphase.destroy_proxy(id);
       model.erase(id);
+    } else if (action == 5) {  // a new filter in place
+      const ProxyId id = pick(random, model);
+      model[id].filter = random_filter(random);
+      broadphase.set_filter(id, model[id].filter);
+    } else if (action == 6 && std::uniform_int_distribution<int>(0, 3)(random) == 0) {
+      const ProxyId id = pick(random, model);  // to the other layer, or the same one
+      model[id].layer = std::uniform_int_distribution<int>(0, 1)(random) == 0
+                            ? Layer::static_layer
+                            : Layer::dynamic_layer;
+      broadphase.set_layer(id, model[id].layer);
     } else {
       const ProxyId id = pick(random, model);
       ModelProxy& proxy = model[id];
@@ -200,6 +214,125 @@ TEST_CASE("Broadphase box query matches brute force", "[broadphase]") {
       if (proxy.box.overlaps(query)) expected.push_back(id);
     REQUIRE(answer == expected);
   }
+}
+
+// A query filter drawn from the filters `random_filter` gives, with one layer or both.
+ProxyQueryFilter random_query_filter(std::mt19937_64& random) {
+  const ProxyFilter filter = random_filter(random);
+  const int layers = std::uniform_int_distribution<int>(0, 2)(random);
+  return {layers != 1, layers != 2, filter.group, filter.mask};
+}
+
+// The ids a filtered query reports, sorted.
+template <class Shape>
+std::vector<ProxyId> filtered_answer(const Broadphase& broadphase, const Shape& shape,
+                                     const ProxyQueryFilter& filter) {
+  std::vector<ProxyId> answer;
+  (void)broadphase.query(shape, filter, [&](ProxyId id) {
+    answer.push_back(id);
+    return true;
+  });
+  std::sort(answer.begin(), answer.end());
+  return answer;
+}
+
+// The ball meets the closed box, in rationals: the squared distance from the centre to the box.
+bool exact_ball_meets_box(const Sphere& ball, const Aabb& box) {
+  mpq_class squared = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    const mpq_class c = oracle::rational(ball.center[axis]);
+    const mpq_class low = oracle::rational(box.min[axis]), high = oracle::rational(box.max[axis]);
+    const mpq_class gap = c < low ? low - c : (c > high ? c - high : mpq_class(0));
+    squared += gap * gap;
+  }
+  return squared <= oracle::rational(ball.radius) * oracle::rational(ball.radius);
+}
+
+TEST_CASE("Broadphase filtered box, point, ball and ray queries match brute force",
+          "[broadphase]") {
+  std::mt19937_64 random(19);
+  Broadphase broadphase;
+  Model model;
+  for (int frame = 0; frame < 4; ++frame) {
+    random_frame(random, broadphase, model, 12.0f, frame == 0 ? 300 : 60);
+    broadphase.update_pairs();
+    for (int q = 0; q < 100; ++q) {
+      const ProxyQueryFilter filter = random_query_filter(random);
+      const auto expected = [&](auto&& meets) {
+        std::vector<ProxyId> ids;
+        for (const auto& [id, proxy] : model)
+          if (filter.passes(proxy.layer, proxy.filter) && meets(proxy.box)) ids.push_back(id);
+        return ids;
+      };
+      const Aabb box = random_awkward_box(random, 12.0f);
+      REQUIRE(filtered_answer(broadphase, box, filter) ==
+              expected([&](const Aabb& b) { return b.overlaps(box); }));
+      // A point on a corner of a proxy's box, or anywhere.
+      const Aabb& some = model.begin()->second.box;
+      const Vec3 point = q % 2 == 0 ? some.max : random_point(random, 12.0f);
+      REQUIRE(filtered_answer(broadphase, point, filter) ==
+              expected([&](const Aabb& b) { return b.contains(point); }));
+      // A ball about tangent to a proxy's corner, or of random size.
+      const Vec3 centre = random_point(random, 12.0f);
+      const float radius = q % 3 == 0 ? glm::length(some.min - centre)
+                                      : std::uniform_real_distribution<float>(0, 4)(random);
+      const Sphere ball{centre, radius};
+      REQUIRE(filtered_answer(broadphase, ball, filter) ==
+              expected([&](const Aabb& b) { return exact_ball_meets_box(ball, b); }));
+      Ray ray{random_point(random, 12.0f), random_point(random, 1.0f)};
+      if (ray.direction == Vec3(0.0f)) continue;
+      ray.t_max = std::uniform_real_distribution<float>(0, 30)(random);
+      REQUIRE(filtered_answer(broadphase, ray, filter) ==
+              expected([&](const Aabb& b) { return exact_ray_meets_box(ray, b); }));
+    }
+  }
+  CHECK_THROWS_AS(filtered_answer(broadphase, Sphere{Vec3(0.0f), -1.0f}, {}), InvalidInput);
+}
+
+TEST_CASE("Broadphase keeps a user value per proxy and changes filters and layers in place",
+          "[broadphase]") {
+  Broadphase broadphase;
+  const ProxyId a = broadphase.create_proxy({{0, 0, 0}, {1, 1, 1}}, Layer::dynamic_layer, {}, 7);
+  const ProxyId b = broadphase.create_proxy({{1, 1, 1}, {2, 2, 2}});  // touches a's corner
+  CHECK(broadphase.user_data(a) == 7);
+  CHECK(broadphase.user_data(b) == 0);
+  broadphase.set_user_data(b, ~std::uint64_t{0});
+  CHECK(broadphase.user_data(b) == ~std::uint64_t{0});
+  FrameLog log = update_logged(broadphase);
+  CHECK(log.began == std::vector<ProxyPair>{{a, b}});
+  // A filter that b's mask excludes ends the pair; the old one brings it back.
+  broadphase.set_filter(a, {8u, ~0u});
+  broadphase.set_filter(b, {1u, ~8u});
+  CHECK(broadphase.filter(a).group == 8u);
+  log = update_logged(broadphase);
+  CHECK(log.began.empty());
+  CHECK(log.ended == std::vector<ProxyPair>{{a, b}});
+  broadphase.set_filter(a, {});
+  log = update_logged(broadphase);
+  CHECK(log.began == std::vector<ProxyPair>{{a, b}});
+  // Both static: the pair ends; one dynamic again: it begins.
+  broadphase.set_layer(a, Layer::static_layer);
+  broadphase.set_layer(b, Layer::static_layer);
+  CHECK(broadphase.layer(a) == Layer::static_layer);
+  log = update_logged(broadphase);
+  CHECK(log.ended == std::vector<ProxyPair>{{a, b}});
+  CHECK(broadphase.tree(Layer::static_layer).size() == 2);
+  broadphase.set_layer(b, Layer::dynamic_layer);
+  log = update_logged(broadphase);
+  CHECK(log.began == std::vector<ProxyPair>{{a, b}});
+  CHECK(broadphase.user_data(a) == 7);
+  // Bad ids and layers change nothing.
+  CHECK_THROWS_AS(broadphase.set_filter(99, {}), InvalidInput);
+  CHECK_THROWS_AS(broadphase.set_layer(a, static_cast<Layer>(2)), InvalidInput);
+  CHECK_THROWS_AS(broadphase.user_data(99), InvalidInput);
+  CHECK(broadphase.layer(a) == Layer::static_layer);
+  broadphase.destroy_proxy(a);
+  CHECK_THROWS_AS(broadphase.set_user_data(a, 1), InvalidInput);
+  log = update_logged(broadphase);
+  CHECK(log.ended == std::vector<ProxyPair>{{a, b}});
+  const ProxyId reused = broadphase.create_proxy({{5, 5, 5}, {6, 6, 6}});
+  CHECK(reused == a);
+  CHECK(broadphase.user_data(reused) == 0);
 }
 
 TEST_CASE("Broadphase events do not depend on the thread count", "[broadphase]") {

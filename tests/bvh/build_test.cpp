@@ -216,6 +216,16 @@ TEST_CASE("statistics of a hand-built tree, with unit costs and others", "[bvh]"
   CHECK(stats.bytes_per_triangle == 228.0 / 2);
 }
 
+TEST_CASE("statistics of a tree spanning the whole float range are finite", "[bvh]") {
+  constexpr float big = std::numeric_limits<float>::max();
+  const std::vector<Vec3> corners{{-big, -big, -big}, {big, -big, big}, {big, big, -big},
+                                  {0, 0, 0},          {1, 0, 0},        {0, 1, 0}};
+  const Bvh bvh = build(TriangleSoup{corners});
+  const BvhStatistics stats = statistics(bvh);
+  CHECK(std::isfinite(stats.sah_cost));
+  CHECK(stats.sah_cost >= 1.0);  // at least the root's traversal
+}
+
 TEST_CASE("the builder weighs a leaf by the lanes of its groups of four", "[bvh]") {
   // A leaf of 1 to 4 triangles costs 4 lanes times its half area; the root's traversal is paid
   // whether it holds one leaf or two.

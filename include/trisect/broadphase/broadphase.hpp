@@ -7,6 +7,7 @@
 /// move buffer).
 
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
+#include "trisect/math/sphere.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -25,6 +26,22 @@ enum class Layer : std::uint8_t {
 struct ProxyFilter {
   std::uint32_t group = 1;   ///< Bits this proxy belongs to.
   std::uint32_t mask = ~0u;  ///< Bits of the proxies it may pair with.
+};
+
+/// Which proxies a query of the broadphase reports: those of the layers it selects whose filter
+/// passes the query's by the pairing rule, (proxy.group & mask) != 0 and (group & proxy.mask)
+/// != 0. The defaults select every proxy whose own group and mask are not 0.
+struct ProxyQueryFilter {
+  bool static_layer = true;   ///< Report proxies of `Layer::static_layer`.
+  bool dynamic_layer = true;  ///< Report proxies of `Layer::dynamic_layer`.
+  std::uint32_t group = ~0u;  ///< The query's group bits.
+  std::uint32_t mask = ~0u;   ///< The groups it reports.
+
+  /// True when a proxy of `layer` with `filter` passes.
+  [[nodiscard]] bool passes(Layer layer, const ProxyFilter& filter) const noexcept {
+    return (layer == Layer::static_layer ? static_layer : dynamic_layer) &&
+           (filter.group & mask) != 0 && (group & filter.mask) != 0;
+  }
 };
 
 /// Two proxies whose boxes overlap, `first < second`.
@@ -58,11 +75,12 @@ class Broadphase {
   explicit Broadphase(FatBoxOptions options = {});
 
   /// Adds a proxy with box `box` (finite, min <= max per axis; points and flat boxes are
-  /// valid) to `layer`; it can pair from the next `update` on. Ids of proxies destroyed before
-  /// the last `update` are reused. Throws `InvalidInput` for a bad box or a value of `layer`
-  /// that names no layer (such as `static_cast<Layer>(2)`); then nothing changes.
-  ProxyId create_proxy(const Aabb& box, Layer layer = Layer::dynamic_layer,
-                       ProxyFilter filter = {});
+  /// valid) to `layer`, carrying `user_data` (a value or pointer of the caller's, never read
+  /// here); it can pair from the next `update` on. Ids of proxies destroyed before the last
+  /// `update` are reused. Throws `InvalidInput` for a bad box or a value of `layer` that names
+  /// no layer (such as `static_cast<Layer>(2)`); then nothing changes.
+  ProxyId create_proxy(const Aabb& box, Layer layer = Layer::dynamic_layer, ProxyFilter filter = {},
+                       std::uint64_t user_data = 0);
 
   /// Removes proxy `id`. Its current pairs are reported as ended by the next `update`, and its
   /// id is not reused before then. Throws `InvalidInput` when `id` is not a live proxy.
@@ -72,6 +90,29 @@ class Broadphase {
   /// ahead of the motion). Throws `InvalidInput` for a bad id, box or displacement (nothing
   /// changes).
   void move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement = Vec3(0.0f));
+
+  /// Gives proxy `id` the filter `filter`. From the next `update` on, its pairs follow the new
+  /// filter: pairs it now forbids end, pairs it now allows whose boxes overlap begin. Throws
+  /// `InvalidInput` when `id` is not a live proxy (nothing changes).
+  void set_filter(ProxyId id, ProxyFilter filter);
+
+  /// Moves proxy `id` to `layer`, with the same box. From the next `update` on, its pairs are
+  /// those of its new layer (two static proxies never pair). Throws `InvalidInput` for a bad id
+  /// or a value that names no layer (nothing changes).
+  void set_layer(ProxyId id, Layer layer);
+
+  /// Sets the user value of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
+  void set_user_data(ProxyId id, std::uint64_t user_data);
+
+  /// The user value of proxy `id` (0 unless given). Throws `InvalidInput` when `id` is not a
+  /// live proxy.
+  [[nodiscard]] std::uint64_t user_data(ProxyId id) const;
+
+  /// The filter of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
+  [[nodiscard]] ProxyFilter filter(ProxyId id) const;
+
+  /// The layer of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
+  [[nodiscard]] Layer layer(ProxyId id) const;
 
   /// Ends the frame: calls `on_pair_begin(pair)` for every pair whose boxes overlap now but did
   /// not at the previous update (or whose proxies are new), then `on_pair_end(pair)` for every
@@ -118,6 +159,45 @@ class Broadphase {
     return true;
   }
 
+  /// Visits each live proxy that `filter` passes whose box (the one given) meets the closed box
+  /// `box`, as `query(box, visit)` does. Throws `InvalidInput` for a bad box.
+  template <ProxyVisitor Visit>
+  bool query(const Aabb& box, const ProxyQueryFilter& filter, Visit&& visit) const {
+    return query(box, [&](ProxyId id) { return !passes(filter, id) || visit(id); });
+  }
+
+  /// Visits each live proxy that `filter` passes whose box contains the point `point` (faces
+  /// included). Throws `InvalidInput` for a point that is not finite.
+  template <ProxyVisitor Visit>
+  bool query(const Vec3& point, const ProxyQueryFilter& filter, Visit&& visit) const {
+    return query(Aabb{point, point}, filter, visit);
+  }
+
+  /// Visits each live proxy that `filter` passes whose box meets the closed ball `ball`
+  /// (decided exactly: the point of the box nearest the centre lies within the radius). Throws
+  /// `InvalidInput` for a bad ball (a centre that is not finite, a negative or non-finite
+  /// radius).
+  template <ProxyVisitor Visit>
+  bool query(const Sphere& ball, const ProxyQueryFilter& filter, Visit&& visit) const {
+    return query(bounds_of(ball), filter,
+                 [&](ProxyId id) { return !ball_meets_box(ball, boxes_[id]) || visit(id); });
+  }
+
+  /// Visits each live proxy that `filter` passes whose box meets `ray` between its t_min and
+  /// t_max (decided exactly, as `DynamicAabbTree::query(ray, ...)` decides), until `visit`
+  /// returns false. Throws `InvalidInput` for a bad ray.
+  template <ProxyVisitor Visit>
+  bool query(const Ray& ray, const ProxyQueryFilter& filter, Visit&& visit) const {
+    for (const DynamicAabbTree& tree : trees_) {
+      const bool finished = tree.query(ray, [&](ProxyId node) {
+        const auto id = static_cast<ProxyId>(tree.user_data_unchecked(node));
+        return !passes(filter, id) || !DynamicAabbTree::ray_meets(ray, boxes_[id]) || visit(id);
+      });
+      if (!finished) return false;
+    }
+    return true;
+  }
+
   /// The box last given for proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
   [[nodiscard]] const Aabb& box(ProxyId id) const;
 
@@ -138,7 +218,17 @@ class Broadphase {
     ProxyId node = 0;  // the leaf in its layer's tree
     Layer layer = Layer::dynamic_layer;
     ProxyFilter filter;
+    std::uint64_t user_data = 0;
   };
+
+  [[nodiscard]] bool passes(const ProxyQueryFilter& filter, ProxyId id) const noexcept {
+    return filter.passes(proxies_[id].layer, proxies_[id].filter);
+  }
+  // A finite box holding the ball (validated): its faces rounded outward, clamped to the float
+  // range (the proxies' boxes are finite, so no answer is lost).
+  [[nodiscard]] static Aabb bounds_of(const Sphere& ball);
+  // The ball meets the closed box, exactly.
+  [[nodiscard]] static bool ball_meets_box(const Sphere& ball, const Aabb& box);
 
   // Per-proxy state bits (`flags_`).
   enum : std::uint8_t {

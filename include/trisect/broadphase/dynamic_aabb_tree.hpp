@@ -99,6 +99,10 @@ class DynamicAabbTree {
   template <ProxyVisitor Visit>
   bool query(const Ray& ray, Visit&& visit) const;
 
+  /// True when some real t in [t_min, t_max] puts origin + t·direction in the closed box `box`,
+  /// decided exactly on the given floats (the test of `query(ray, ...)`); the ray must be valid.
+  [[nodiscard]] static bool ray_meets(const Ray& ray, const Aabb& box);
+
   /// The fat box stored for proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
   [[nodiscard]] const Aabb& fat_box(ProxyId id) const;
 
@@ -195,8 +199,6 @@ class DynamicAabbTree {
     std::int32_t node;
   };
   std::int32_t build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin, std::size_t end);
-  // Exact: some t in [t_min, t_max] puts the ray in the closed box (src/broadphase/ray_box.hpp).
-  static bool ray_meets(const Ray& ray, const Aabb& box);
   template <class Overlaps, ProxyVisitor Visit>
   bool traverse(const Overlaps& overlaps, Visit& visit) const;
   template <class Overlaps, ProxyVisitor Visit>

@@ -56,7 +56,8 @@ struct BvhStatistics {
   double bytes_per_triangle = 0;  ///< `bytes` / `Bvh::size()`; 0 when empty.
 };
 
-/// Statistics of `bvh`. With A(box) = `Aabb::half_area()` (float) and R = A(`bvh.bounds()`),
+/// Statistics of `bvh`. With A(box) = half the box's surface area, computed in double from its
+/// faces clamped to the float range (so finite for any box), and R = A(`bvh.bounds()`),
 /// the SAH cost is, in double, the sum over wide nodes of traversal_cost * A(node) / R plus the
 /// sum over leaves of intersection_cost * (triangles in the leaf) * A(leaf) / R, where a wide
 /// node's box is the child box its parent holds for it, decoded (the root's is `bvh.bounds()`,
