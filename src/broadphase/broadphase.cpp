@@ -161,6 +161,27 @@ void Broadphase::set_layer(ProxyId id, Layer layer) {
   mark_moved(id);
 }
 
+void Broadphase::shift_origin(const Vec3& offset) {
+  if (!is_finite(offset)) validate(Aabb{offset, offset}, "origin shift");
+  for (ProxyId id = 0; id < flags_.size(); ++id) {
+    if ((flags_[id] & alive) == 0) continue;
+    const Aabb shifted{boxes_[id].min + offset, boxes_[id].max + offset};
+    if (!is_finite(shifted.min) || !is_finite(shifted.max))
+      throw InvalidInput("origin shift: proxy " + std::to_string(id) +
+                         "'s box would leave the float range");
+  }
+  fat_changed_.reserve(flags_.size());
+  moved_.reserve(flags_.size());
+  for (DynamicAabbTree& tree : trees_) tree.shift(offset);
+  for (ProxyId id = 0; id < flags_.size(); ++id) {
+    if ((flags_[id] & alive) == 0) continue;
+    boxes_[id] = {boxes_[id].min + offset, boxes_[id].max + offset};
+    // Every proxy searches again: a rounding may join boxes whose fat boxes were apart.
+    mark_fat_changed(id);
+    mark_moved(id);
+  }
+}
+
 void Broadphase::set_user_data(ProxyId id, std::uint64_t user_data) {
   require_proxy(id);
   proxies_[id].user_data = user_data;

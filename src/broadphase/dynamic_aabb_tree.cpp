@@ -453,6 +453,44 @@ bool DynamicAabbTree::ray_meets(const Ray& ray, const Aabb& box) {
 
 namespace {
 
+// `value` + `offset` rounded to float and then one float step toward `outward`: on that side
+// of the exact sum, whatever the roundings (clamped to the float range).
+float shifted_outward(float value, float offset, float outward) {
+  constexpr float largest = std::numeric_limits<float>::max();
+  const float stepped = std::nextafter(static_cast<float>(double(value) + double(offset)), outward);
+  return std::clamp(stepped, -largest, largest);
+}
+
+}  // namespace
+
+void DynamicAabbTree::shift(const Vec3& offset) {
+  if (!is_finite(offset)) trisect::validate(Aabb{offset, offset}, "shift offset");
+  constexpr float largest = std::numeric_limits<float>::max();
+  for (std::size_t index = 0; index < links_.size(); ++index) {
+    if (links_[index].height != 0) continue;  // inner or free: recomputed below or unused
+    Aabb& box = links_[index].box;
+    for (int axis = 0; axis < 3; ++axis) {
+      box.min[axis] = shifted_outward(box.min[axis], offset[axis], -largest);
+      box.max[axis] = shifted_outward(box.max[axis], offset[axis], largest);
+    }
+    set_box(static_cast<std::int32_t>(index), box, 0);
+  }
+  // Inner boxes bottom up: children before parents, by height.
+  if (root_ == null_node) return;
+  std::vector<std::int32_t> inner;
+  for (std::size_t index = 0; index < links_.size(); ++index)
+    if (links_[index].height > 0) inner.push_back(static_cast<std::int32_t>(index));
+  std::sort(inner.begin(), inner.end(), [&](std::int32_t a, std::int32_t b) {
+    return links_[static_cast<std::size_t>(a)].height < links_[static_cast<std::size_t>(b)].height;
+  });
+  for (const std::int32_t index : inner) {
+    const Node& node = nodes_[static_cast<std::size_t>(index)];
+    set_box(index, node.box[0].merged(node.box[1]), links_[static_cast<std::size_t>(index)].height);
+  }
+}
+
+namespace {
+
 // Where `ray` enters `box` (which it meets), estimated in double by the slab method: the
 // largest of t_min and the near slab planes' parameters. Only an order for the cursor.
 double entry_estimate(const Ray& ray, const Aabb& box) {

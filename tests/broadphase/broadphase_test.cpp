@@ -335,6 +335,47 @@ TEST_CASE("Broadphase keeps a user value per proxy and changes filters and layer
   CHECK(broadphase.user_data(reused) == 0);
 }
 
+TEST_CASE("Broadphase origin shifts keep pairs and events exact", "[broadphase]") {
+  for (const float margin : {0.0f, 0.1f}) {
+    std::mt19937_64 random(23);
+    Broadphase broadphase(FatBoxOptions{margin, 4.0f});
+    Model model;
+    std::vector<ProxyPair> previous;
+    for (int frame = 0; frame < 60; ++frame) {
+      random_frame(random, broadphase, model, 12.0f, frame == 0 ? 200 : 30);
+      if (frame % 5 == 2) {
+        // Offsets of every scale: small ones round boxes that touch apart or together.
+        const float scale = std::ldexp(1.0f, std::uniform_int_distribution<int>(-20, 20)(random));
+        const Vec3 offset = scale * random_point(random, 1.0f);
+        broadphase.shift_origin(offset);
+        for (auto& [id, proxy] : model)
+          proxy.box = {proxy.box.min + offset, proxy.box.max + offset};
+      }
+      const FrameLog log = update_logged(broadphase);
+      const std::vector<ProxyPair> expected = brute_force_pairs(model);
+      INFO("margin " << margin << " frame " << frame);
+      REQUIRE(broadphase.pairs() == expected);
+      REQUIRE(log.began == difference(expected, previous));
+      REQUIRE(log.ended == difference(previous, expected));
+      for (const auto& [id, proxy] : model) REQUIRE(broadphase.box(id) == proxy.box);
+      REQUIRE_NOTHROW(broadphase.tree(Layer::dynamic_layer).validate());
+      REQUIRE_NOTHROW(broadphase.tree(Layer::static_layer).validate());
+      previous = expected;
+    }
+    // An offset that would take a box beyond the float range changes nothing.
+    const ProxyId far = broadphase.create_proxy({{3e38f, 0, 0}, {3.1e38f, 1, 1}});
+    const ProxyId some = model.begin()->first;
+    const Aabb before = broadphase.box(some);
+    CHECK_THROWS_WITH(
+        broadphase.shift_origin(Vec3(1e38f, 0, 0)),
+        Catch::Contains("proxy " + std::to_string(far) + "'s box would leave the float range"));
+    CHECK(broadphase.box(far).max.x == 3.1e38f);
+    CHECK_THROWS_AS(broadphase.shift_origin(Vec3(std::numeric_limits<float>::quiet_NaN())),
+                    InvalidInput);
+    CHECK(broadphase.box(some) == before);
+  }
+}
+
 TEST_CASE("Broadphase events do not depend on the thread count", "[broadphase]") {
   const auto frames = [](std::vector<FrameLog>& logs) {
     std::mt19937_64 random(17);

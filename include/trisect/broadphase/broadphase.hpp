@@ -103,6 +103,14 @@ class Broadphase {
   /// or a value that names no layer (nothing changes).
   void set_layer(ProxyId id, Layer layer);
 
+  /// Moves the world's origin: every proxy's box becomes its box moved by `offset`, each face
+  /// rounded to the nearest float (as `Aabb{box.min + offset, box.max + offset}` computes it),
+  /// without rebuilding the trees (`DynamicAabbTree::shift`). The next `update` reports the
+  /// pairs as for those boxes (the roundings may part or join boxes that touch). Throws
+  /// `InvalidInput`, changing nothing, for an offset that is not finite or that would take a box
+  /// beyond the float range.
+  void shift_origin(const Vec3& offset);
+
   /// Sets the user value of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
   void set_user_data(ProxyId id, std::uint64_t user_data);
 

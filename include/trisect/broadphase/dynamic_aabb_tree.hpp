@@ -71,6 +71,13 @@ class DynamicAabbTree {
   /// `InvalidInput` for a bad id, box or displacement; then the tree is unchanged.
   bool move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement = Vec3(0.0f));
 
+  /// Moves every stored box by `offset` (finite), keeping the tree as it is: each fat box's
+  /// faces are moved and rounded one float step outward, so that it holds any box it held moved
+  /// by `offset` and rounded to the nearest float; inner boxes are recomputed from them. For a
+  /// world whose origin moves (large worlds keep coordinates small around the viewer). Throws
+  /// `InvalidInput`, changing nothing, for an offset that is not finite.
+  void shift(const Vec3& offset);
+
   /// Rebuilds the whole tree top down from its leaves (median splits along the widest axis of
   /// the leaves' centres; ties by id, so the tree depends on the leaves only). Ids, fat boxes
   /// and user values stay as they are; `refits_since_rebuild()` starts again from 0.
