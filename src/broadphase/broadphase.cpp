@@ -256,8 +256,9 @@ std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
             const ProxyId id = ids[query];
             const auto other = static_cast<ProxyId>(tree.user_data_unchecked(node));
             if (other == id || ((flags_[other] & fat_changed) != 0 && other < id)) return;
-            if (may_pair(proxies_[id], proxies_[other]))
-              out.push_back(id < other ? ProxyPair{id, other} : ProxyPair{other, id});
+            if (!may_pair(proxies_[id], proxies_[other])) return;
+            const ProxyPair pair = id < other ? ProxyPair{id, other} : ProxyPair{other, id};
+            if (!pair_filter_ || pair_filter_(pair.first, pair.second)) out.push_back(pair);
           });
         }
       });

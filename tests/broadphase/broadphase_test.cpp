@@ -335,6 +335,22 @@ TEST_CASE("Broadphase keeps a user value per proxy and changes filters and layer
   CHECK(broadphase.user_data(reused) == 0);
 }
 
+TEST_CASE("Broadphase pair filter removes the pairs it refuses", "[broadphase]") {
+  std::mt19937_64 random(29);
+  Broadphase broadphase;
+  const auto refused = [](ProxyId a, ProxyId b) { return (a + 2 * b) % 3 == 0; };
+  broadphase.set_pair_filter([&](ProxyId a, ProxyId b) { return !refused(a, b); });
+  Model model;
+  for (int frame = 0; frame < 80; ++frame) {
+    random_frame(random, broadphase, model, 12.0f, frame == 0 ? 150 : 30);
+    broadphase.update_pairs();
+    std::vector<ProxyPair> expected = brute_force_pairs(model);
+    std::erase_if(expected,
+                  [&](const ProxyPair& pair) { return refused(pair.first, pair.second); });
+    REQUIRE(broadphase.pairs() == expected);
+  }
+}
+
 TEST_CASE("Broadphase origin shifts keep pairs and events exact", "[broadphase]") {
   for (const float margin : {0.0f, 0.1f}) {
     std::mt19937_64 random(23);

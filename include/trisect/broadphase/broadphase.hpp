@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace trisect {
@@ -110,6 +112,17 @@ class Broadphase {
   /// `InvalidInput`, changing nothing, for an offset that is not finite or that would take a box
   /// beyond the float range.
   void shift_origin(const Vec3& offset);
+
+  /// Installs `filter` (none: empty) as a further rule on pairs: two proxies that would pair
+  /// pair only when `filter(first, second)` (first < second) is true. It is asked when a pair's
+  /// fat boxes first meet, from TBB worker threads during `update`, so it must be thread-safe
+  /// and give the same answer for the same two proxies until one of them is destroyed or gets
+  /// a new filter or layer (then its pairs are asked again). Takes effect for pairs found from
+  /// the next `update` on; to apply a new rule to existing pairs, call `set_filter` on the
+  /// proxies concerned.
+  void set_pair_filter(std::function<bool(ProxyId, ProxyId)> filter) {
+    pair_filter_ = std::move(filter);
+  }
 
   /// Sets the user value of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
   void set_user_data(ProxyId id, std::uint64_t user_data);
@@ -307,6 +320,7 @@ class Broadphase {
   std::vector<ProxyPair> pairs_;    // ascending: pairs whose boxes overlap
   std::vector<ProxyPair> began_;
   std::vector<ProxyPair> ended_;
+  std::function<bool(ProxyId, ProxyId)> pair_filter_;
 };
 
 }  // namespace trisect
