@@ -389,18 +389,17 @@ void bench::register_all() {
   const std::vector<std::string>& available = bench::scene_names();
   for (const std::string& scene : refit_scene_names) {
     if (std::find(available.begin(), available.end(), scene) == available.end()) continue;
-    for (const unsigned threads : {1u, 2u})
-      benchmark::RegisterBenchmark(
-          bench::benchmark_name("refit", "trisect", scene, "deform", threads).c_str(),
-          [scene, threads](benchmark::State& state) { trisect_refit(state, scene, threads); })
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
-    for (const unsigned threads : {1u, 2u})
-      benchmark::RegisterBenchmark(
-          bench::benchmark_name("refit", "embree", scene, "deform", threads).c_str(),
-          [scene, threads](benchmark::State& state) { embree_refit(state, scene, threads); })
-          ->Unit(benchmark::kMillisecond)
-          ->UseRealTime();
+    using Refit = void (*)(benchmark::State&, const std::string&, unsigned);
+    for (const auto& [peer, refit] : {std::pair<const char*, Refit>{"trisect", trisect_refit},
+                                      std::pair<const char*, Refit>{"embree", embree_refit}})
+      for (const unsigned threads : {1u, 2u})
+        benchmark::RegisterBenchmark(
+            bench::benchmark_name("refit", peer, scene, "deform", threads).c_str(),
+            [scene, threads, refit = refit](benchmark::State& state) {
+              refit(state, scene, threads);
+            })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
     benchmark::RegisterBenchmark(
         bench::benchmark_name("refit", "trisect", scene, "partial1pct", 1).c_str(),
         [scene](benchmark::State& state) { trisect_partial_refit(state, scene); })

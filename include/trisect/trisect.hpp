@@ -66,6 +66,7 @@
 
 #include "trisect/broadphase/broadphase.hpp"
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
+#include "trisect/broadphase/ray_cursor.hpp"
 #include "trisect/broadphase/traversal_stack.hpp"
 
 #include "trisect/io/bvh_file.hpp"

@@ -489,64 +489,6 @@ void DynamicAabbTree::shift(const Vec3& offset) {
   }
 }
 
-namespace {
-
-// Where `ray` enters `box` (which it meets), estimated in double by the slab method: the
-// largest of t_min and the near slab planes' parameters. Only an order for the cursor.
-double entry_estimate(const Ray& ray, const Aabb& box) {
-  double entry = ray.t_min;
-  for (int axis = 0; axis < 3; ++axis) {
-    const double direction = ray.direction[axis];
-    if (direction == 0) continue;
-    const double near = direction > 0 ? box.min[axis] : box.max[axis];
-    entry = std::max(entry, (near - double(ray.origin[axis])) / direction);
-  }
-  return entry;
-}
-
-// The heap's order: the smallest estimate on top, then the smaller index (a fixed order).
-struct Later {
-  template <class Entry>
-  bool operator()(const Entry& a, const Entry& b) const noexcept {
-    return a.entry > b.entry || (a.entry == b.entry && a.index > b.index);
-  }
-};
-
-}  // namespace
-
-DynamicAabbTree::RayCursor::RayCursor(const DynamicAabbTree& tree, const Ray& ray) : tree_(&tree) {
-  if (tree.root_ == null_node) return;
-  const Links& root = tree.links_[static_cast<std::size_t>(tree.root_)];
-  push(ray, root.box, tree.root_, root.height == 0);
-}
-
-void DynamicAabbTree::RayCursor::push(const Ray& ray, const Aabb& box, std::int32_t index,
-                                      bool leaf) {
-  if (!ray_meets(ray, box)) return;
-  heap_.push_back({entry_estimate(ray, box), index, leaf});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
-}
-
-double DynamicAabbTree::RayCursor::next_entry() const noexcept {
-  return heap_.empty() ? std::numeric_limits<double>::infinity() : heap_.front().entry;
-}
-
-ProxyId DynamicAabbTree::RayCursor::next(const Ray& ray) {
-  while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    const Entry top = heap_.back();
-    heap_.pop_back();
-    const auto at = static_cast<std::size_t>(top.index);
-    // Tested again: the ray may have been shortened since this entry was queued.
-    if (!ray_meets(ray, tree_->links_[at].box)) continue;
-    if (top.leaf) return static_cast<ProxyId>(top.index);
-    const Node& node = tree_->nodes_[at];
-    for (int side = 0; side < 2; ++side)
-      push(ray, node.box[side], node.child[side], node.is_leaf(side));
-  }
-  return null;
-}
-
 void DynamicAabbTree::validate() const {
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
   std::size_t reached = 0, leaves = 0;

@@ -58,7 +58,7 @@ TEST_CASE("a tree's ray cast offers each proxy its ray meets, once", "[broadphas
   for (int q = 0; q < 300; ++q) {
     const Ray ray = random_ray(random, 10.0f);
     std::vector<ProxyId> offered;
-    const float end = tree.cast(ray, [&](ProxyId id, float t_max) {
+    const float end = cast(tree, ray, [&](ProxyId id, float t_max) {
       offered.push_back(id);
       return t_max;
     });

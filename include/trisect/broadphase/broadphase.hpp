@@ -7,6 +7,7 @@
 /// move buffer).
 
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
+#include "trisect/broadphase/ray_cursor.hpp"
 #include "trisect/math/sphere.hpp"
 
 #include <algorithm>
@@ -227,25 +228,26 @@ class Broadphase {
   /// the ray for every proxy after it (a closest-hit search returns its hit's t), a larger one
   /// is ignored, and a value below t_min ends the cast. Proxies come in increasing order of the
   /// estimated parameter where the ray enters their stored (fat) boxes, the two layers'
-  /// trees interleaved by their next estimates (`DynamicAabbTree::RayCursor`); the order is a
+  /// trees interleaved by their next estimates (`TreeRayCursor`); the order is a
   /// heuristic, which proxies are visited is not. Returns the final t_max. Throws
   /// `InvalidInput` for a bad ray.
   template <class Visit>
-  float cast(Ray ray, const ProxyQueryFilter& filter, Visit&& visit) const {
+  float cast(const Ray& ray, const ProxyQueryFilter& filter, Visit&& visit) const {
     trisect::validate(ray);
-    DynamicAabbTree::RayCursor cursors[2] = {{trees_[0], ray}, {trees_[1], ray}};
-    for (;;) {
-      const int nearer = cursors[1].next_entry() < cursors[0].next_entry() ? 1 : 0;
-      if (cursors[nearer].next_entry() == std::numeric_limits<double>::infinity()) break;
-      const ProxyId node = cursors[nearer].next(ray);
-      if (node == DynamicAabbTree::RayCursor::null) continue;
-      const auto id = static_cast<ProxyId>(trees_[nearer].user_data_unchecked(node));
-      if (!passes(filter, id) || !DynamicAabbTree::ray_meets(ray, boxes_[id])) continue;
-      const float t_max = visit(id, ray.t_max);
-      if (t_max < ray.t_min) return t_max;
-      ray.t_max = std::min(ray.t_max, t_max);
-    }
-    return ray.t_max;
+    TreeRayCursor cursors[2] = {{trees_[0], ray}, {trees_[1], ray}};
+    // The next proxy of the nearer cursor that passes and whose own box meets the ray.
+    const auto next = [&](const Ray& current) {
+      for (;;) {
+        const int nearer = cursors[1].next_entry() < cursors[0].next_entry() ? 1 : 0;
+        if (cursors[nearer].next_entry() == std::numeric_limits<double>::infinity())
+          return TreeRayCursor::null;
+        const ProxyId node = cursors[nearer].next(current);
+        if (node == TreeRayCursor::null) continue;
+        const auto id = static_cast<ProxyId>(trees_[nearer].user_data_unchecked(node));
+        if (passes(filter, id) && DynamicAabbTree::ray_meets(current, boxes_[id])) return id;
+      }
+    };
+    return detail::run_cast(ray, next, visit);
   }
 
   /// The box last given for proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.

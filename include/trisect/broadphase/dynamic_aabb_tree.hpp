@@ -11,7 +11,6 @@
 #include "trisect/math/ray.hpp"
 #include "trisect/math/validate.hpp"
 
-#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -107,53 +106,6 @@ class DynamicAabbTree {
   template <ProxyVisitor Visit>
   bool query(const Ray& ray, Visit&& visit) const;
 
-  /// A ray walking the tree nearest first (the ray casts of `cast` and `Broadphase::cast`): a
-  /// queue of the nodes and proxies whose fat boxes the ray meets, ordered by an estimate of
-  /// the parameter where it enters them (computed in double; near ties in unspecified order).
-  /// The caller may shorten the ray between steps: every entry is tested again, exactly, against
-  /// the ray given to `next`, so a proxy comes out only while its fat box meets the ray as it is
-  /// then. Valid while the tree is not changed.
-  class RayCursor {
-   public:
-    /// Starts at the root of `tree`; `ray` must be valid.
-    RayCursor(const DynamicAabbTree& tree, const Ray& ray);
-    /// The entry estimate of the nearest queued node or proxy; +inf when none is left.
-    [[nodiscard]] double next_entry() const noexcept;
-    /// The next proxy whose fat box meets `ray` (the cursor's ray, perhaps with a smaller
-    /// t_max), nearest first, opening the nodes before it; `null` when none is left.
-    [[nodiscard]] ProxyId next(const Ray& ray);
-    /// What `next` returns when nothing is left.
-    static constexpr ProxyId null = ~ProxyId{0};
-
-   private:
-    struct Entry {
-      double entry;
-      std::int32_t index;
-      bool leaf;
-    };
-    void push(const Ray& ray, const Aabb& box, std::int32_t index, bool leaf);
-    const DynamicAabbTree* tree_;
-    std::vector<Entry> heap_;
-  };
-
-  /// Casts `ray` nearest first: calls `visit(id, t_max)` for each proxy whose fat box meets the
-  /// ray between its t_min and the current t_max, in increasing order of the estimated entry
-  /// parameter (see `RayCursor`). `visit` returns the new t_max: a smaller value shortens the
-  /// ray for every proxy after it (a closest-hit search returns its hit's t), a larger one is
-  /// ignored, and a value below t_min ends the cast. Returns the final t_max. Throws
-  /// `InvalidInput` for a bad ray.
-  template <class Visit>
-  float cast(Ray ray, Visit&& visit) const {
-    trisect::validate(ray);
-    RayCursor cursor(*this, ray);
-    for (ProxyId id = cursor.next(ray); id != RayCursor::null; id = cursor.next(ray)) {
-      const float t_max = visit(id, ray.t_max);
-      if (t_max < ray.t_min) return t_max;
-      ray.t_max = std::min(ray.t_max, t_max);
-    }
-    return ray.t_max;
-  }
-
   /// True when some real t in [t_min, t_max] puts origin + t·direction in the closed box `box`,
   /// decided exactly on the given floats (the test of `query(ray, ...)`); the ray must be valid.
   [[nodiscard]] static bool ray_meets(const Ray& ray, const Aabb& box);
@@ -206,6 +158,7 @@ class DynamicAabbTree {
   [[nodiscard]] const FatBoxOptions& options() const noexcept { return options_; }
 
  private:
+  friend class TreeRayCursor;  // the nearest-first walk of ray_cursor.hpp
   static constexpr std::int32_t null_node = -1;
 
   // What a query reads of an inner node: both children's boxes and indices in one 64-byte cache
