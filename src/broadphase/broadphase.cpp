@@ -1,7 +1,5 @@
 #include "trisect/broadphase/broadphase.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include "trisect/geometry/sphere_triangle.hpp"
@@ -29,15 +27,25 @@ constexpr std::size_t searches_per_task = 256;
 constexpr std::size_t serial_searches_below = 2 * searches_per_task;
 constexpr std::size_t serial_pairs_below = 4 * pairs_per_task;
 
-// Calls `body` on chunks of [0, count) of about `grain` items on TBB's threads, or once with
-// the whole range on this thread when `count` is below `serial_below`.
+// Calls `body(begin, end)` on the chunks [k·grain, min((k + 1)·grain, count)) of [0, count), on
+// `executor`'s threads (none: TBB's), or once with the whole range on this thread when `count`
+// is below `serial_below`. Returns the number of chunks (1 when serial).
 template <class Body>
-void for_chunks(std::size_t count, std::size_t grain, std::size_t serial_below, const Body& body) {
+std::size_t for_chunks(const TaskExecutor& executor, std::size_t count, std::size_t grain,
+                       std::size_t serial_below, const Body& body) {
   if (count < serial_below) {
-    body(tbb::blocked_range<std::size_t>(0, count));
-    return;
+    body(std::size_t{0}, count);
+    return 1;
   }
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, grain), body);
+  const std::size_t chunks = (count + grain - 1) / grain;
+  const auto run = [&](std::size_t chunk) {
+    body(chunk * grain, std::min(count, (chunk + 1) * grain));
+  };
+  if (executor)
+    executor(chunks, run);
+  else
+    tbb::parallel_for(std::size_t{0}, chunks, run);
+  return chunks;
 }
 
 // Makes room for one more element (growing geometrically), so that a push_back after a change
@@ -88,6 +96,11 @@ const DynamicAabbTree& Broadphase::tree(Layer layer) const {
 
 ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filter,
                                  std::uint64_t user_data) {
+  return create_proxy(box, ProxyOptions{layer, filter, user_data});
+}
+
+ProxyId Broadphase::create_proxy(const Aabb& box, const ProxyOptions& options) {
+  const Layer layer = options.layer;
   require_layer(layer);
   const ProxyId id = free_ids_.empty() ? static_cast<ProxyId>(proxies_.size()) : free_ids_.back();
   // Room first, so that nothing below throws after the tree changed.
@@ -97,7 +110,9 @@ ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filte
   reserve_one_more(fat_changed_);
   reserve_one_more(moved_);
   DynamicAabbTree& tree = trees_[static_cast<std::size_t>(layer)];
-  const ProxyId node = tree.create_proxy(box, id);  // validates the box before any change
+  // The tree validates the box and margin before any change.
+  const ProxyId node =
+      tree.create_proxy(box, id, options.margin.value_or(tree.options().default_margin()));
   if (free_ids_.empty()) {
     boxes_.emplace_back();
     proxies_.emplace_back();
@@ -106,8 +121,8 @@ ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filte
     free_ids_.pop_back();
   }
   boxes_[id] = box;
-  proxies_[id] = Proxy{node, layer, filter, user_data};
-  flags_[id] = alive;
+  proxies_[id] = Proxy{node, layer, options.filter, options.user_data};
+  flags_[id] = options.sensor ? alive | sensor : alive;
   mark_fat_changed(id);
   mark_moved(id);
   return id;
@@ -128,10 +143,19 @@ void Broadphase::move_proxy(ProxyId id, const Aabb& box, const Vec3& displacemen
   reserve_one_more(moved_);
   const Proxy& proxy = proxies_[id];
   // The tree validates the box and displacement before it changes anything.
-  if (trees_[static_cast<std::size_t>(proxy.layer)].move_proxy(proxy.node, box, displacement))
+  constexpr float largest = std::numeric_limits<float>::max();
+  const Vec3 anticipated =
+      glm::clamp(anticipation_of(id) * displacement, Vec3(-largest), Vec3(largest));
+  if (trees_[static_cast<std::size_t>(proxy.layer)].move_proxy(proxy.node, box, anticipated))
     mark_fat_changed(id);
   boxes_[id] = box;
   mark_moved(id);
+}
+
+float Broadphase::anticipation_of(ProxyId id) noexcept {
+  // A fixed scramble of the id (Knuth's multiplicative hash, TAOCP 6.4) to [0.5, 1.5).
+  const std::uint32_t scrambled = id * 2654435761u;
+  return 0.5f + static_cast<float>(scrambled >> 8) * 0x1p-24f;
 }
 
 void Broadphase::set_filter(ProxyId id, ProxyFilter filter) {
@@ -153,7 +177,9 @@ void Broadphase::set_layer(ProxyId id, Layer layer) {
   reserve_one_more(fat_changed_);
   reserve_one_more(moved_);
   // Into the new tree first: if that throws (out of memory), the old tree is untouched.
-  const ProxyId node = trees_[static_cast<std::size_t>(layer)].create_proxy(boxes_[id], id);
+  const DynamicAabbTree& old_tree = trees_[static_cast<std::size_t>(proxy.layer)];
+  const ProxyId node = trees_[static_cast<std::size_t>(layer)].create_proxy(
+      boxes_[id], id, old_tree.margin(proxy.node));
   trees_[static_cast<std::size_t>(proxy.layer)].destroy_proxy(proxy.node);
   proxy.node = node;
   proxy.layer = layer;
@@ -180,6 +206,23 @@ void Broadphase::shift_origin(const Vec3& offset) {
     mark_fat_changed(id);
     mark_moved(id);
   }
+}
+
+void Broadphase::set_margin(ProxyId id, FatMargin margin) {
+  require_proxy(id);
+  const Proxy& proxy = proxies_[id];
+  trees_[static_cast<std::size_t>(proxy.layer)].set_margin(proxy.node, margin);
+}
+
+FatMargin Broadphase::margin(ProxyId id) const {
+  require_proxy(id);
+  const Proxy& proxy = proxies_[id];
+  return trees_[static_cast<std::size_t>(proxy.layer)].margin(proxy.node);
+}
+
+bool Broadphase::is_sensor(ProxyId id) const {
+  require_proxy(id);
+  return (flags_[id] & sensor) != 0;
 }
 
 void Broadphase::set_user_data(ProxyId id, std::uint64_t user_data) {
@@ -235,15 +278,16 @@ bool Broadphase::may_pair(const Proxy& a, const Proxy& b) const noexcept {
 // tree too when it is dynamic). A pair of two such proxies is kept by the smaller id's search
 // only. The result is sorted, so it does not depend on how TBB split the work.
 std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
-  tbb::enumerable_thread_specific<std::vector<ProxyPair>> found;
-  for_chunks(
-      fat_changed_.size(), searches_per_task, serial_searches_below,
-      [&](const tbb::blocked_range<std::size_t>& range) {
-        std::vector<ProxyPair>& out = found.local();
+  std::vector<std::vector<ProxyPair>> found(
+      std::max<std::size_t>(1, (fat_changed_.size() + searches_per_task - 1) / searches_per_task));
+  const std::size_t chunks = for_chunks(
+      executor_, fat_changed_.size(), searches_per_task, serial_searches_below,
+      [&](std::size_t begin, std::size_t end) {
+        std::vector<ProxyPair>& out = found[begin / searches_per_task];
         for (const Layer layer : {Layer::dynamic_layer, Layer::static_layer}) {
           std::vector<ProxyId> ids;  // the searching proxies, and their fat boxes
           std::vector<Aabb> fat_boxes;
-          for (std::size_t i = range.begin(); i != range.end(); ++i) {
+          for (std::size_t i = begin; i != end; ++i) {
             const ProxyId id = fat_changed_[i];
             const Proxy& proxy = proxies_[id];
             if ((flags_[id] & alive) == 0) continue;
@@ -263,8 +307,8 @@ std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
         }
       });
   std::vector<ProxyPair> pairs;
-  for (const std::vector<ProxyPair>& part : found)
-    pairs.insert(pairs.end(), part.begin(), part.end());
+  for (std::size_t chunk = 0; chunk < chunks; ++chunk)
+    pairs.insert(pairs.end(), found[chunk].begin(), found[chunk].end());
   std::sort(pairs.begin(), pairs.end());
   return pairs;
 }
@@ -276,9 +320,14 @@ std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
 void Broadphase::merge_fat_pairs(const std::vector<ProxyPair>& found) {
   merged_.clear();
   merged_.reserve(fat_pairs_.size() + found.size());
+  // A new pair's state: its kind, fixed for its life.
+  const auto fresh = [&](const ProxyPair& pair) {
+    const bool has_sensor = ((flags_[pair.first] | flags_[pair.second]) & sensor) != 0;
+    return FatPair{pair, static_cast<std::uint8_t>(has_sensor ? is_sensor_pair : 0)};
+  };
   auto next = found.begin();
   for (const FatPair& old : fat_pairs_) {
-    for (; next != found.end() && *next < old.pair; ++next) merged_.push_back({*next, 0});
+    for (; next != found.end() && *next < old.pair; ++next) merged_.push_back(fresh(*next));
     const bool is_found = next != found.end() && *next == old.pair;
     next += is_found ? 1 : 0;
     const std::uint8_t either = flags_[old.pair.first] | flags_[old.pair.second];
@@ -287,19 +336,20 @@ void Broadphase::merge_fat_pairs(const std::vector<ProxyPair>& found) {
     if (!is_stale || is_found) {
       merged_.push_back(old);
     } else if ((old.state & was_overlapping) != 0) {
-      merged_.push_back({old.pair, was_overlapping | is_dropped});
+      merged_.push_back({old.pair, static_cast<std::uint8_t>((old.state & is_sensor_pair) |
+                                                             was_overlapping | is_dropped)});
     }
   }
-  for (; next != found.end(); ++next) merged_.push_back({*next, 0});
+  for (; next != found.end(); ++next) merged_.push_back(fresh(*next));
   std::swap(fat_pairs_, merged_);
 }
 
 // Whether each fat pair's own boxes overlap now: tested again when either proxy moved, in fixed
 // chunks in parallel (each entry written by one task only).
 void Broadphase::test_overlaps() {
-  for_chunks(fat_pairs_.size(), pairs_per_task, serial_pairs_below,
-             [&](const tbb::blocked_range<std::size_t>& range) {
-               for (std::size_t i = range.begin(); i != range.end(); ++i) {
+  for_chunks(executor_, fat_pairs_.size(), pairs_per_task, serial_pairs_below,
+             [&](std::size_t begin, std::size_t end) {
+               for (std::size_t i = begin; i != end; ++i) {
                  FatPair& entry = fat_pairs_[i];
                  const auto [first, second] = entry.pair;
                  bool overlapping = (entry.state & was_overlapping) != 0;
@@ -319,16 +369,27 @@ void Broadphase::test_overlaps() {
 void Broadphase::collect_events() {
   began_.clear();
   ended_.clear();
+  began_kinds_.clear();
+  ended_kinds_.clear();
   pairs_.clear();
   std::size_t kept = 0;
   for (const FatPair& entry : fat_pairs_) {
     const bool was = (entry.state & was_overlapping) != 0;
     const bool is = (entry.state & is_overlapping) != 0;
-    if (is && !was) began_.push_back(entry.pair);
-    if (was && !is) ended_.push_back(entry.pair);
+    const auto kind_bit = static_cast<std::uint8_t>(entry.state & is_sensor_pair);
+    const PairKind kind = kind_bit != 0 ? PairKind::sensor : PairKind::contact;
+    if (is && !was) {
+      began_.push_back(entry.pair);
+      began_kinds_.push_back(kind);
+    }
+    if (was && !is) {
+      ended_.push_back(entry.pair);
+      ended_kinds_.push_back(kind);
+    }
     if (is) pairs_.push_back(entry.pair);
     if ((entry.state & is_dropped) == 0)
-      fat_pairs_[kept++] = {entry.pair, static_cast<std::uint8_t>(is ? was_overlapping : 0)};
+      fat_pairs_[kept++] = {entry.pair,
+                            static_cast<std::uint8_t>(kind_bit | (is ? was_overlapping : 0))};
   }
   fat_pairs_.resize(kept);
 }

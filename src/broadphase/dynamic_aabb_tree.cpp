@@ -34,18 +34,35 @@ Vec3 clamp_to_finite(const Vec3& v) noexcept {
 }  // namespace
 
 DynamicAabbTree::DynamicAabbTree(FatBoxOptions options) : options_(options) {
-  if (!std::isfinite(options.margin) || options.margin < 0)
-    throw InvalidInput("FatBoxOptions: margin must be finite and >= 0");
+  require_margin(options.default_margin());
   if (!std::isfinite(options.displacement_multiplier) || options.displacement_multiplier < 0)
     throw InvalidInput("FatBoxOptions: displacement_multiplier must be finite and >= 0");
 }
 
-Aabb DynamicAabbTree::fat(const Aabb& box, const Vec3& displacement) const {
+void DynamicAabbTree::require_margin(const FatMargin& margin) {
+  if (!std::isfinite(margin.absolute) || margin.absolute < 0)
+    throw InvalidInput("fat-box margin: absolute must be finite and >= 0");
+  if (!std::isfinite(margin.relative) || margin.relative < 0)
+    throw InvalidInput("fat-box margin: relative must be finite and >= 0");
+}
+
+float DynamicAabbTree::growth_of(std::int32_t leaf, const Aabb& box) const noexcept {
+  const FatMargin& margin = links_[static_cast<std::size_t>(leaf)].margin;
+  // In double (a box's side can exceed the float range), then clamped to the float range.
+  double largest_side = 0;
+  for (int axis = 0; axis < 3; ++axis)
+    largest_side = std::max(largest_side, double(box.max[axis]) - double(box.min[axis]));
+  const double growth = double(margin.absolute) + double(margin.relative) * largest_side;
+  return static_cast<float>(std::min(growth, double(std::numeric_limits<float>::max())));
+}
+
+Aabb DynamicAabbTree::fat(std::int32_t leaf, const Aabb& box, const Vec3& displacement) const {
+  const Vec3 growth(growth_of(leaf, box));
   // Subtracting (adding) a non-negative amount rounds down (up) to no less (more) than the
   // box's own corner, so the fat box always contains the box.
   const Vec3 ahead = options_.displacement_multiplier * displacement;
-  const Vec3 low = box.min - Vec3(options_.margin) + glm::min(ahead, Vec3(0.0f));
-  const Vec3 high = box.max + Vec3(options_.margin) + glm::max(ahead, Vec3(0.0f));
+  const Vec3 low = box.min - growth + glm::min(ahead, Vec3(0.0f));
+  const Vec3 high = box.max + growth + glm::max(ahead, Vec3(0.0f));
   return {clamp_to_finite(low), clamp_to_finite(high)};
 }
 
@@ -64,13 +81,31 @@ void DynamicAabbTree::require_box(const Aabb& box) {
 }
 
 ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) {
+  return create_proxy(box, user_data, options_.default_margin());
+}
+
+ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data, FatMargin margin) {
   require_box(box);
+  require_margin(margin);
   const std::int32_t leaf = allocate_node();
-  links_[static_cast<std::size_t>(leaf)].box = fat(box, Vec3(0.0f));
-  links_[static_cast<std::size_t>(leaf)].user_data = user_data;
+  Links& links = links_[static_cast<std::size_t>(leaf)];
+  links.margin = margin;
+  links.box = fat(leaf, box, Vec3(0.0f));
+  links.user_data = user_data;
   insert_leaf(leaf);
   ++proxy_count_;
   return static_cast<ProxyId>(leaf);
+}
+
+void DynamicAabbTree::set_margin(ProxyId id, FatMargin margin) {
+  require_proxy(id);
+  require_margin(margin);
+  links_[id].margin = margin;
+}
+
+FatMargin DynamicAabbTree::margin(ProxyId id) const {
+  require_proxy(id);
+  return links_[id].margin;
 }
 
 void DynamicAabbTree::destroy_proxy(ProxyId id) {
@@ -86,17 +121,17 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
   if (!is_finite(displacement))
     throw InvalidInput("displacement of proxy " + std::to_string(id) + " is not finite");
   const Aabb& stored = links_[id].box;
-  const Aabb wanted = fat(box, displacement);
+  const auto leaf = static_cast<std::int32_t>(id);
+  const Aabb wanted = fat(leaf, box, displacement);
   if (stored.contains(box)) {
     // Keep the stored box unless it is much larger than needed (after a fast motion stops):
     // Box2D's rule, with four margins of slack, plus the anticipated travel behind the box
     // (the stored box trails a steadily moving proxy by up to that much).
-    const Vec3 slack =
-        Vec3(4.0f * options_.margin) + options_.displacement_multiplier * glm::abs(displacement);
+    const Vec3 slack = clamp_to_finite(Vec3(4.0f * growth_of(leaf, box)) +
+                                       options_.displacement_multiplier * glm::abs(displacement));
     const Aabb roomy{wanted.min - slack, wanted.max + slack};
     if (roomy.contains(stored)) return false;
   }
-  const auto leaf = static_cast<std::int32_t>(id);
   if (stored.overlaps(wanted)) {
     // A continuous motion: refit the ancestors in place, with rotations, up to the first one
     // that does not change (Kopta et al., I3D 2012); `rebuild()` restores the tree's quality

@@ -14,7 +14,9 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <optional>
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace trisect::testing {
@@ -24,6 +26,7 @@ struct ModelProxy {
   Aabb box;
   Layer layer;
   ProxyFilter filter;
+  bool sensor = false;
 };
 
 using Model = std::map<ProxyId, ModelProxy>;
@@ -57,6 +60,28 @@ ProxyFilter random_filter(std::mt19937_64& random) {
   return {};
 }
 
+// The broadphase's default, or a margin of its own (none, absolute, relative or both).
+std::optional<FatMargin> random_margin(std::mt19937_64& random) {
+  switch (std::uniform_int_distribution<int>(0, 4)(random)) {
+    case 0:
+      return FatMargin{0.0f, 0.0f};
+    case 1:
+      return FatMargin{0.3f, 0.0f};
+    case 2:
+      return FatMargin{0.0f, 0.5f};
+    case 3:
+      return FatMargin{0.01f, 0.02f};
+    default:
+      return std::nullopt;
+  }
+}
+
+// The kind the broadphase must give the pair of `model`'s proxies.
+PairKind expected_kind(const Model& model, const ProxyPair& pair) {
+  return model.at(pair.first).sensor || model.at(pair.second).sensor ? PairKind::sensor
+                                                                     : PairKind::contact;
+}
+
 ProxyId pick(std::mt19937_64& random, const Model& model) {
   auto index = std::uniform_int_distribution<std::ptrdiff_t>(0, std::ssize(model) - 1);
   return std::next(model.begin(), index(random))->first;
@@ -70,14 +95,26 @@ void random_frame(std::mt19937_64& random, Broadphase& broadphase, Model& model,
     const int action = std::uniform_int_distribution<int>(0, 19)(random);
     if (model.size() < 4 || action < 2) {
       const Layer layer = action == 0 ? Layer::static_layer : Layer::dynamic_layer;
-      const ModelProxy proxy{random_awkward_box(random, side), layer, random_filter(random)};
-      const ProxyId id = broadphase.create_proxy(proxy.box, proxy.layer, proxy.filter);
+      const bool sensor = std::uniform_int_distribution<int>(0, 7)(random) == 0;
+      const ModelProxy proxy{random_awkward_box(random, side), layer, random_filter(random),
+                             sensor};
+      const std::uint64_t user_data = random();
+      const ProxyId id = broadphase.create_proxy(
+          proxy.box,
+          ProxyOptions{proxy.layer, proxy.filter, user_data, random_margin(random), proxy.sensor});
+      REQUIRE(broadphase.user_data(id) == user_data);
+      REQUIRE(broadphase.is_sensor(id) == sensor);
       REQUIRE(model.count(id) == 0);
       model[id] = proxy;
     } else if (action < 4) {
       const ProxyId id = pick(random, model);
       broadphase.destroy_proxy(id);
       model.erase(id);
+    } else if (action == 7) {  // a new margin: the pairs stay as they are
+      const ProxyId id = pick(random, model);
+      const std::optional<FatMargin> margin = random_margin(random);
+      broadphase.set_margin(id, margin.value_or(FatMargin{}));
+      REQUIRE(broadphase.margin(id) == margin.value_or(FatMargin{}));
     } else if (action == 5) {  // a new filter in place
       const ProxyId id = pick(random, model);
       model[id].filter = random_filter(random);
@@ -102,14 +139,31 @@ void random_frame(std::mt19937_64& random, Broadphase& broadphase, Model& model,
 
 struct FrameLog {
   std::vector<ProxyPair> began, ended;
+  std::vector<PairKind> began_kinds, ended_kinds;
   friend bool operator==(const FrameLog&, const FrameLog&) = default;
 };
 
 FrameLog update_logged(Broadphase& broadphase) {
   FrameLog log;
-  broadphase.update([&](ProxyPair pair) { log.began.push_back(pair); },
-                    [&](ProxyPair pair) { log.ended.push_back(pair); });
+  broadphase.update(
+      [&](ProxyPair pair, PairKind kind) {
+        log.began.push_back(pair);
+        log.began_kinds.push_back(kind);
+      },
+      [&](ProxyPair pair, PairKind kind) {
+        log.ended.push_back(pair);
+        log.ended_kinds.push_back(kind);
+      });
+  REQUIRE(broadphase.began_kinds() == log.began_kinds);
+  REQUIRE(broadphase.ended_kinds() == log.ended_kinds);
   return log;
+}
+
+// The kinds of `pairs` as `model` gives them.
+std::vector<PairKind> kinds_of(const Model& model, const std::vector<ProxyPair>& pairs) {
+  std::vector<PairKind> kinds;
+  for (const ProxyPair& pair : pairs) kinds.push_back(expected_kind(model, pair));
+  return kinds;
 }
 
 // The logs that `frames(logs)` collects when run in a TBB arena of `threads` threads.
@@ -135,7 +189,7 @@ TEST_CASE("Broadphase pairs and events match brute force over random frames", "[
   for (const std::uint64_t seed : {1u, 2u, 3u}) {
     std::mt19937_64 random(seed);
     Broadphase broadphase(FatBoxOptions{seed == 3 ? 0.0f : 0.1f, 4.0f});
-    Model model;
+    Model model, previous_model;
     std::vector<ProxyPair> previous;
     for (int frame = 0; frame < 300; ++frame) {
       random_frame(random, broadphase, model, 12.0f, frame == 0 ? 150 : 40);
@@ -145,6 +199,11 @@ TEST_CASE("Broadphase pairs and events match brute force over random frames", "[
       REQUIRE(broadphase.pairs() == expected);
       REQUIRE(log.began == difference(expected, previous));
       REQUIRE(log.ended == difference(previous, expected));
+      // A pair's kind is its proxies' sensor flags, which are fixed at their creation: the
+      // ended pairs' kinds are those of the proxies they had then.
+      REQUIRE(log.began_kinds == kinds_of(model, log.began));
+      REQUIRE(log.ended_kinds == kinds_of(previous_model, log.ended));
+      previous_model = model;
       REQUIRE(broadphase.began() == log.began);
       REQUIRE(broadphase.size() == model.size());
       REQUIRE_NOTHROW(broadphase.tree(Layer::dynamic_layer).validate());
@@ -475,6 +534,119 @@ TEST_CASE("Broadphase never pairs two static proxies", "[broadphase]") {
   const ProxyId body = broadphase.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)});
   broadphase.update_pairs();
   CHECK(broadphase.pairs() == (std::vector<ProxyPair>{{ground, body}, {1, body}}));
+}
+
+
+TEST_CASE("Broadphase fat-box margins are per proxy, absolute and relative", "[broadphase]") {
+  DynamicAabbTree tree(FatBoxOptions{0.0f, 4.0f});
+  const Aabb box{Vec3(0.0f), Vec3(1.0f, 2.0f, 4.0f)};
+  // 0.5 + 0.25 times the largest side, 4: 1.5 on every side.
+  const ProxyId id = tree.create_proxy(box, 0, FatMargin{0.5f, 0.25f});
+  CHECK(tree.fat_box(id) == Aabb{Vec3(-1.5f), Vec3(2.5f, 3.5f, 5.5f)});
+  CHECK(tree.margin(id) == FatMargin{0.5f, 0.25f});
+  // A new margin takes effect with the next new fat box.
+  tree.set_margin(id, FatMargin{0.0f, 0.0f});
+  const Vec3 jump(10.0f, 0.0f, 0.0f);
+  REQUIRE(tree.move_proxy(id, Aabb{box.min + jump, box.max + jump}));
+  CHECK(tree.fat_box(id) == Aabb{box.min + jump, box.max + jump});
+  // The defaults are relative: 0.05 of the largest side.
+  const DynamicAabbTree defaults;
+  CHECK(defaults.options().default_margin() == FatMargin{0.0f, 0.05f});
+  // Bad margins are refused and change nothing.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const FatMargin bad : {FatMargin{-1.0f, 0.0f}, FatMargin{0.0f, -0.5f}, FatMargin{nan, 0.0f},
+                              FatMargin{0.0f, inf}}) {
+    REQUIRE_THROWS_WITH(tree.create_proxy(box, 0, bad), Catch::Contains("fat-box margin"));
+    REQUIRE_THROWS_AS(tree.set_margin(id, bad), InvalidInput);
+    REQUIRE_THROWS_AS(Broadphase(FatBoxOptions{bad.absolute, 4.0f, bad.relative}), InvalidInput);
+  }
+  CHECK(tree.size() == 1);
+  CHECK(tree.margin(id) == FatMargin{0.0f, 0.0f});
+  // A box as large as the float range gets a margin clamped to it.
+  const float largest = std::numeric_limits<float>::max();
+  const ProxyId huge = tree.create_proxy(Aabb{Vec3(-largest), Vec3(largest)}, 0, FatMargin{});
+  CHECK(tree.fat_box(huge) == Aabb{Vec3(-largest), Vec3(largest)});
+  REQUIRE_NOTHROW(tree.validate());
+}
+
+// A world of millimetre boxes a centimetre apart: the default margin, relative to the boxes,
+// keeps their fat boxes apart (an absolute 0.1 would join them all).
+TEST_CASE("Broadphase default margin scales with a small world", "[broadphase]") {
+  Broadphase broadphase;
+  std::vector<ProxyId> ids;
+  for (int i = 0; i < 10; ++i) {
+    const Vec3 corner(0.01f * float(i), 0.0f, 0.0f);
+    ids.push_back(broadphase.create_proxy(Aabb{corner, corner + Vec3(0.001f)}));
+  }
+  broadphase.update_pairs();
+  CHECK(broadphase.pairs().empty());
+  const DynamicAabbTree& tree = broadphase.tree(Layer::dynamic_layer);
+  const float largest = std::numeric_limits<float>::max();
+  std::size_t visited = 0;
+  tree.query(Aabb{Vec3(-largest), Vec3(largest)}, [&](ProxyId node) {
+    const Aabb& fat = tree.fat_box(node);
+    const Aabb& box = broadphase.box(static_cast<ProxyId>(tree.user_data(node)));
+    CHECK(fat.contains(box));
+    CHECK(glm::all(glm::lessThanEqual(fat.max - fat.min, box.max - box.min + Vec3(0.00011f))));
+    ++visited;
+    return true;
+  });
+  CHECK(visited == ids.size());
+  CHECK(broadphase.margin(ids[0]) == FatMargin{0.0f, 0.05f});
+}
+
+TEST_CASE("Broadphase sensors pair like any proxy, marked as sensor pairs", "[broadphase]") {
+  Broadphase broadphase;
+  const ProxyId solid = broadphase.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)});
+  ProxyOptions trigger;
+  trigger.sensor = true;
+  trigger.layer = Layer::static_layer;
+  const ProxyId sensor = broadphase.create_proxy(Aabb{Vec3(0.5f), Vec3(3.0f)}, trigger);
+  const ProxyId other = broadphase.create_proxy(Aabb{Vec3(0.9f), Vec3(1.5f)});
+  CHECK(broadphase.is_sensor(sensor));
+  CHECK_FALSE(broadphase.is_sensor(solid));
+  const FrameLog first = update_logged(broadphase);
+  CHECK(first.began == std::vector<ProxyPair>{{solid, sensor}, {solid, other}, {sensor, other}});
+  CHECK(first.began_kinds ==
+        std::vector<PairKind>{PairKind::sensor, PairKind::contact, PairKind::sensor});
+  broadphase.destroy_proxy(sensor);
+  const FrameLog second = update_logged(broadphase);
+  CHECK(second.ended == std::vector<ProxyPair>{{solid, sensor}, {sensor, other}});
+  CHECK(second.ended_kinds == std::vector<PairKind>{PairKind::sensor, PairKind::sensor});
+  REQUIRE_THROWS_AS(broadphase.is_sensor(sensor), InvalidInput);
+}
+
+// An engine's own task system: tasks run on two plain threads, in reverse order. The events
+// are those of TBB, and the executor was used.
+TEST_CASE("Broadphase runs its parallel steps on a given executor", "[broadphase]") {
+  std::size_t executor_calls = 0;
+  const TaskExecutor two_threads = [&](std::size_t count,
+                                       const std::function<void(std::size_t)>& task) {
+    ++executor_calls;
+    std::thread odd([&] {
+      for (std::size_t i = count; i-- > 0;)
+        if (i % 2 == 1) task(i);
+    });
+    for (std::size_t i = count; i-- > 0;)
+      if (i % 2 == 0) task(i);
+    odd.join();
+  };
+  const auto frames = [&](bool own_executor) {
+    std::mt19937_64 random(41);
+    Broadphase broadphase;
+    if (own_executor) broadphase.set_executor(two_threads);
+    Model model;
+    std::vector<FrameLog> logs;
+    for (int frame = 0; frame < 6; ++frame) {
+      random_frame(random, broadphase, model, 60.0f, frame == 0 ? 6000 : 3000);
+      logs.push_back(update_logged(broadphase));
+      REQUIRE(broadphase.pairs() == brute_force_pairs(model));
+    }
+    return logs;
+  };
+  CHECK(frames(true) == frames(false));
+  CHECK(executor_calls > 0);
 }
 
 }  // namespace trisect::testing

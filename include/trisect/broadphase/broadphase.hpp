@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -56,11 +58,38 @@ struct ProxyPair {
   friend auto operator<=>(const ProxyPair&, const ProxyPair&) = default;
 };
 
-/// Called for each pair that began (or stopped) overlapping during a frame.
+/// What a pair is to the engine: a `contact` between two solid proxies, or a `sensor` pair, one
+/// of whose proxies is a sensor (a trigger volume: its overlaps are reported, marked, so that
+/// the engine raises trigger events instead of making contacts).
+enum class PairKind : std::uint8_t {
+  contact,  ///< Neither proxy is a sensor.
+  sensor,   ///< At least one proxy is a sensor.
+};
+
+/// Called for each pair that began (or stopped) overlapping during a frame, with the pair, or
+/// with the pair and its kind.
 template <class Callback>
 concept PairCallback = requires(Callback callback, ProxyPair pair) {
   callback(pair);
+}
+|| requires(Callback callback, ProxyPair pair, PairKind kind) { callback(pair, kind); };
+
+/// Everything a new proxy can be given besides its box.
+struct ProxyOptions {
+  Layer layer = Layer::dynamic_layer;  ///< Its tree.
+  ProxyFilter filter = {};             ///< Which proxies it may pair with.
+  std::uint64_t user_data = 0;         ///< A value or pointer of the caller's, never read here.
+  /// Its fat-box margin; none: the broadphase's default (`FatBoxOptions::default_margin`).
+  std::optional<FatMargin> margin = std::nullopt;
+  bool sensor = false;  ///< A sensor: its pairs are reported as `PairKind::sensor`.
 };
+
+/// Runs `task(i)` once for every i in [0, count), on any threads, in any order, and returns
+/// when all have returned: how the broadphase hands its parallel work to an engine's own task
+/// system. The tasks do not throw (but for `std::bad_alloc`, which the executor should pass on
+/// after the others finish) and may run concurrently with each other.
+using TaskExecutor =
+    std::function<void(std::size_t count, const std::function<void(std::size_t)>& task)>;
 
 /// Broadphase of boxes in two layers. A frame is: `move_proxy` (and `create_proxy`,
 /// `destroy_proxy`) for whatever changed, then `update`, which reports the pairs whose
@@ -87,14 +116,25 @@ class Broadphase {
   ProxyId create_proxy(const Aabb& box, Layer layer = Layer::dynamic_layer, ProxyFilter filter = {},
                        std::uint64_t user_data = 0);
 
+  /// Adds a proxy with box `box` and the layer, filter, user value, margin and sensor flag of
+  /// `options`, as `create_proxy(box, layer, filter, user_data)` does. Throws `InvalidInput` for
+  /// a bad box, layer or margin (nothing changes).
+  ProxyId create_proxy(const Aabb& box, const ProxyOptions& options);
+
   /// Removes proxy `id`. Its current pairs are reported as ended by the next `update`, and its
   /// id is not reused before then. Throws `InvalidInput` when `id` is not a live proxy.
   void destroy_proxy(ProxyId id);
 
   /// Gives proxy `id` its new box after moving by `displacement` (used to stretch its fat box
-  /// ahead of the motion). Throws `InvalidInput` for a bad id, box or displacement (nothing
-  /// changes).
+  /// ahead of the motion). The displacement is first scaled by a factor between 0.5 and 1.5 that
+  /// is a fixed function of the id (`anticipation_of`), so that proxies that began moving
+  /// together leave their fat boxes in different frames rather than in one wave every
+  /// `displacement_multiplier` frames. Throws `InvalidInput` for a bad id, box or displacement
+  /// (nothing changes).
   void move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement = Vec3(0.0f));
+
+  /// The factor, in [0.5, 1.5), by which `move_proxy` scales proxy `id`'s displacement.
+  [[nodiscard]] static float anticipation_of(ProxyId id) noexcept;
 
   /// Gives proxy `id` the filter `filter`. From the next `update` on, its pairs follow the new
   /// filter: pairs it now forbids end, pairs it now allows whose boxes overlap begin. Throws
@@ -125,6 +165,22 @@ class Broadphase {
     pair_filter_ = std::move(filter);
   }
 
+  /// Gives proxy `id` the fat-box margin `margin`, used from its next new fat box on (see
+  /// `DynamicAabbTree::set_margin`); pairs are unaffected. Throws `InvalidInput` for a bad id or
+  /// margin (nothing changes).
+  void set_margin(ProxyId id, FatMargin margin);
+
+  /// The fat-box margin of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
+  [[nodiscard]] FatMargin margin(ProxyId id) const;
+
+  /// True when proxy `id` is a sensor (`ProxyOptions::sensor`, fixed at its creation). Throws
+  /// `InvalidInput` when `id` is not a live proxy.
+  [[nodiscard]] bool is_sensor(ProxyId id) const;
+
+  /// Runs `update`'s parallel steps on `executor` (none: TBB's threads, the default). The
+  /// answers do not depend on the executor. It must outlive its use (until replaced).
+  void set_executor(TaskExecutor executor) { executor_ = std::move(executor); }
+
   /// Sets the user value of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
   void set_user_data(ProxyId id, std::uint64_t user_data);
 
@@ -141,7 +197,8 @@ class Broadphase {
   /// Ends the frame: calls `on_pair_begin(pair)` for every pair whose boxes overlap now but did
   /// not at the previous update (or whose proxies are new), then `on_pair_end(pair)` for every
   /// pair that overlapped then and does not now (or one of whose proxies was destroyed). Both
-  /// in ascending order.
+  /// in ascending order. A callback that takes `(ProxyPair, PairKind)` gets each pair's kind
+  /// too.
   ///
   /// The frame is committed before the first call (as by `update_pairs`). When a callback
   /// throws, the exception leaves `update` and the broadphase stays as committed and usable:
@@ -152,8 +209,10 @@ class Broadphase {
   template <PairCallback Begin, PairCallback End>
   void update(Begin&& on_pair_begin, End&& on_pair_end) {
     update_pairs();
-    for (const ProxyPair& pair : began_) on_pair_begin(pair);
-    for (const ProxyPair& pair : ended_) on_pair_end(pair);
+    for (std::size_t i = 0; i < began_.size(); ++i)
+      deliver(on_pair_begin, began_[i], began_kinds_[i]);
+    for (std::size_t i = 0; i < ended_.size(); ++i)
+      deliver(on_pair_end, ended_[i], ended_kinds_[i]);
   }
 
   /// Ends the frame without callbacks; `began()` and `ended()` hold its events.
@@ -164,6 +223,12 @@ class Broadphase {
 
   /// Pairs that ended at the last update, ascending.
   [[nodiscard]] const std::vector<ProxyPair>& ended() const noexcept { return ended_; }
+
+  /// The kinds of the pairs of `began()`, index for index.
+  [[nodiscard]] const std::vector<PairKind>& began_kinds() const noexcept { return began_kinds_; }
+
+  /// The kinds of the pairs of `ended()`, index for index.
+  [[nodiscard]] const std::vector<PairKind>& ended_kinds() const noexcept { return ended_kinds_; }
 
   /// Every pair overlapping as of the last update, ascending.
   [[nodiscard]] const std::vector<ProxyPair>& pairs() const noexcept { return pairs_; }
@@ -273,6 +338,13 @@ class Broadphase {
     std::uint64_t user_data = 0;
   };
 
+  template <class Callback>
+  static void deliver(Callback& callback, const ProxyPair& pair, PairKind kind) {
+    if constexpr (std::is_invocable_v<Callback&, ProxyPair, PairKind>)
+      callback(pair, kind);
+    else
+      callback(pair);
+  }
   [[nodiscard]] bool passes(const ProxyQueryFilter& filter, ProxyId id) const noexcept {
     return filter.passes(proxies_[id].layer, proxies_[id].filter);
   }
@@ -287,6 +359,7 @@ class Broadphase {
     alive = 1,        // a live proxy
     fat_changed = 2,  // its fat box changed this frame (it is on `fat_changed_`)
     moved = 4,        // its box changed this frame (or it is new)
+    sensor = 8,       // a sensor
   };
 
   // A pair whose fat boxes overlap, with whether the proxies' own boxes overlapped at the last
@@ -296,7 +369,12 @@ class Broadphase {
     ProxyPair pair;
     std::uint8_t state = 0;
   };
-  enum : std::uint8_t { was_overlapping = 1, is_overlapping = 2, is_dropped = 4 };
+  enum : std::uint8_t {
+    was_overlapping = 1,
+    is_overlapping = 2,
+    is_dropped = 4,
+    is_sensor_pair = 8,  // either proxy is a sensor (fixed for the pair's life)
+  };
 
   void require_proxy(ProxyId id) const;
   static void require_layer(Layer layer);
@@ -322,7 +400,10 @@ class Broadphase {
   std::vector<ProxyPair> pairs_;    // ascending: pairs whose boxes overlap
   std::vector<ProxyPair> began_;
   std::vector<ProxyPair> ended_;
+  std::vector<PairKind> began_kinds_;
+  std::vector<PairKind> ended_kinds_;
   std::function<bool(ProxyId, ProxyId)> pair_filter_;
+  TaskExecutor executor_;
 };
 
 }  // namespace trisect

@@ -29,20 +29,45 @@ concept ProxyVisitor = requires(Visit visit, ProxyId id) {
   { visit(id) } -> std::convertible_to<bool>;
 };
 
+/// How much a proxy's fat box grows on every side: `absolute` plus `relative` times the
+/// largest side of the proxy's box, both in the boxes' own units (finite, >= 0). A relative
+/// margin scales with the world: boxes of a millimetre and of a kilometre get the same slack
+/// relative to their size, so that a small world does not pair everything.
+struct FatMargin {
+  float absolute = 0.0f;   ///< Growth on every side, whatever the box's size.
+  float relative = 0.05f;  ///< Growth on every side per unit of the box's largest side.
+  friend bool operator==(const FatMargin&, const FatMargin&) = default;
+};
+
 /// How much larger than a proxy's box the tree keeps its stored ("fat") box, so that small
 /// motions change nothing in the tree. The fat box of a box B moving by displacement d is B
-/// grown by `margin` on every side, then extended by `displacement_multiplier`·d in the
-/// direction of d (per axis). Both are in the boxes' own units.
+/// grown on every side by its margin (`FatMargin`: this default, or the proxy's own), then
+/// extended by `displacement_multiplier`·d in the direction of d (per axis).
 struct FatBoxOptions {
-  /// Growth on every side. The default, 0.1, suits boxes of about unit size (Box2D's
-  /// b2_aabbMargin is 0.1 m); set it to 0 for exact stored boxes.
-  float margin = 0.1f;
-  /// How many frames of the current displacement the fat box anticipates. Box2D v2 uses 4;
-  /// 32 measured best for steadily moving boxes (the scenario of bench/broadphase.cpp, 150
-  /// frames, CPU time per frame: 100k boxes all moving 17.3 ms against 23.0 ms with 16, every
-  /// tenth moving 3.20 ms against 3.85 ms; 10k all moving 1.26 ms against 1.47 ms): fewer new
-  /// fat boxes for more pairs of fat boxes, which cost little.
+  /// The absolute part of the default margin.
+  float margin = 0.0f;
+  /// How many frames of the current displacement the fat box anticipates. Box2D
+  /// v2 uses 4; 32 measured best for steadily moving boxes (bench/broadphase.cpp, 150 frames,
+  /// CPU time per frame: 100k boxes all moving 17.3 ms against 23.0 ms with 16, every tenth
+  /// moving 3.20 ms against 3.85 ms; 10k all moving 1.26 ms against 1.47 ms): fewer new fat
+  /// boxes for more pairs of fat boxes, which cost little.
   float displacement_multiplier = 32.0f;
+  /// The relative part of the default margin: 0.05 of the box's largest side (0.05 to 0.15 for
+  /// the benchmark's boxes of sides 1 to 3; Box2D's b2_aabbMargin is 0.1 m for boxes of about
+  /// a metre).
+  float relative_margin = 0.05f;
+
+  /// The defaults: a relative margin of 0.05, no absolute margin, a multiplier of 32.
+  constexpr FatBoxOptions() = default;
+  /// An absolute margin `absolute_margin`, the multiplier `multiplier` and a relative margin
+  /// `relative` (0 unless given: `FatBoxOptions{0, 0}` keeps the proxies' boxes exactly).
+  constexpr FatBoxOptions(float absolute_margin, float multiplier, float relative = 0.0f)
+      : margin(absolute_margin), displacement_multiplier(multiplier), relative_margin(relative) {}
+
+  /// The default margin of a proxy, `{margin, relative_margin}`.
+  [[nodiscard]] constexpr FatMargin default_margin() const noexcept {
+    return {margin, relative_margin};
+  }
 };
 
 /// A binary tree of boxes. Leaves are proxies and hold their fat box (see `FatBoxOptions`) and
@@ -54,9 +79,21 @@ class DynamicAabbTree {
   explicit DynamicAabbTree(FatBoxOptions options = {});
 
   /// Inserts a proxy for `box` (finite, min <= max per axis; points and flat boxes are valid)
-  /// carrying `user_data`, and returns its id. Throws `InvalidInput` for a bad box; then the
-  /// tree is unchanged.
+  /// carrying `user_data`, with the options' default margin, and returns its id. Throws
+  /// `InvalidInput` for a bad box; then the tree is unchanged.
   ProxyId create_proxy(const Aabb& box, std::uint64_t user_data = 0);
+
+  /// As `create_proxy(box, user_data)`, with the proxy's own fat-box margin `margin`. Throws
+  /// `InvalidInput` for a bad box or a margin that is negative or not finite (nothing changes).
+  ProxyId create_proxy(const Aabb& box, std::uint64_t user_data, FatMargin margin);
+
+  /// Gives proxy `id` the fat-box margin `margin`, used from its next new fat box on (its next
+  /// `move_proxy` that leaves or far outgrows the stored box). Throws `InvalidInput` for a bad
+  /// id or margin (nothing changes).
+  void set_margin(ProxyId id, FatMargin margin);
+
+  /// The fat-box margin of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
+  [[nodiscard]] FatMargin margin(ProxyId id) const;
 
   /// Removes proxy `id`; its storage is reused by later proxies. Throws `InvalidInput` when
   /// `id` is not a live proxy.
@@ -181,9 +218,14 @@ class DynamicAabbTree {
     std::int32_t parent = null_node;  // next free node when on the free list
     std::int32_t height = 0;          // 0 for leaves, -1 when free
     std::uint64_t user_data = 0;
+    FatMargin margin;  // a leaf's
   };
 
-  [[nodiscard]] Aabb fat(const Aabb& box, const Vec3& displacement) const;
+  // The fat box of leaf `leaf` for `box` moving by `displacement` (see `FatBoxOptions`).
+  [[nodiscard]] Aabb fat(std::int32_t leaf, const Aabb& box, const Vec3& displacement) const;
+  // How much leaf `leaf`'s fat box for `box` grows on every side (its `FatMargin`).
+  [[nodiscard]] float growth_of(std::int32_t leaf, const Aabb& box) const noexcept;
+  static void require_margin(const FatMargin& margin);
   void require_proxy(ProxyId id) const;
   static void require_box(const Aabb& box);
   std::int32_t allocate_node();
