@@ -5,14 +5,15 @@
 // off the walls. Variants: `move` (every box moves every frame) and `move10pct` (every tenth box
 // moves; the others stay). One iteration is one frame: advance the boxes, tell the structure
 // (move), let it find the pairs (update), count the pairs whose boxes overlap. Each benchmark
-// runs a fixed number of frames per repetition (100 at 10k, 20 at 100k) from its own copy of
-// the scenario, and the `pairs` counter is the mean pair count per frame: every library sees
-// the same frames, so the counters must agree. Warm-up: untimed frames before each
-// repetition's timed ones, the same for every library: 150 before the first and 3 before later
-// ones (caches, and Embree's new device and scene). The 150 take the scenario past its start,
-// when every box leaves the fat box it was created with in the same frame and again in waves a
-// fat box's lifetime apart, until the boxes' different speeds spread them out: a cost only the
-// start of a simulation pays, which 20 timed frames would catch or miss by chance.
+// runs 300 frames per repetition from its own copy of the scenario, and the `pairs` counter is
+// the mean pair count per frame: every library sees the same frames, so the counters must
+// agree. The spikes: `median_frame_ms` and `worst_frame_ms` are the median and the slowest of
+// the repetition's 300 frames (wall clock), `worst_over_median` their ratio. Warm-up: untimed
+// frames before each repetition's timed ones, the same for every library: 150 before the first and
+// 3 before later ones (caches, and Embree's new device and scene). The 150 take the scenario past
+// its start, when every box leaves the fat box it was created with in the same frame and again in
+// waves a fat box's lifetime apart, until the boxes' different speeds spread them out: a cost only
+// the start of a simulation pays, which the timed frames would catch or miss by chance.
 //
 //   trisect   trisect::Broadphase: move_proxy for the movers (the displacement is the velocity),
 //             update_pairs (begin/end events and the sorted pair list); TBB in a task_arena of
@@ -35,6 +36,8 @@
 #include <benchmark/benchmark.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -88,10 +91,21 @@ void run_frames(benchmark::State& state, Slot& slot, World& world) {
   }
   slot.is_warm = true;
   double pairs = 0;
+  std::vector<double> frame_ms;  // wall-clock time of each timed frame
+  frame_ms.reserve(static_cast<std::size_t>(state.max_iterations));
   for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
     boxes.advance();
     pairs += double(world.step(boxes));
+    frame_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
   }
+  std::sort(frame_ms.begin(), frame_ms.end());
+  const double median = frame_ms[frame_ms.size() / 2], worst = frame_ms.back();
+  state.counters["median_frame_ms"] = median;
+  state.counters["worst_frame_ms"] = worst;
+  state.counters["worst_over_median"] = median > 0 ? worst / median : 0;
   state.counters["pairs"] = pairs / double(state.iterations());
   state.counters["boxes"] = double(boxes.size());
   state.counters["movers"] = double(boxes.movers.size());
@@ -105,7 +119,7 @@ void bench::register_all() {
     std::size_t count;
     benchmark::IterationCount frames;
   };
-  for (const Size size : {Size{"boxes_10k", 10'000, 100}, Size{"boxes_100k", 100'000, 20}})
+  for (const Size size : {Size{"boxes_10k", 10'000, 300}, Size{"boxes_100k", 100'000, 300}})
     for (const std::string variant : {"move", "move10pct"})
       for (const std::string library : {"trisect", "bullet", "embree"})
         for (const unsigned threads : {1u, 2u}) {

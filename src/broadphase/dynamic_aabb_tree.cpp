@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -457,25 +458,118 @@ void DynamicAabbTree::rebuild() {
   if (root_ != null_node) links_[static_cast<std::size_t>(root_)].parent = null_node;
 }
 
-// Leaves and their centres side by side, so that the splits do not chase the nodes.
+namespace {
+
+// Bins per axis of the rebuild's surface area heuristic.
+constexpr int sah_bins = 16;
+// Ranges of at most this many leaves are split at the median (their SAH gains are small).
+constexpr std::size_t median_split_below = 8;
+
+struct SahBin {
+  Aabb box = Aabb::empty();
+  std::size_t count = 0;
+};
+
+// The bin of `center` along `axis` among `sah_bins` equal bins of [low, low + width].
+int bin_of(float center, float low, float width) noexcept {
+  const double at = (double(center) - double(low)) / double(width) * sah_bins;
+  return std::clamp(static_cast<int>(at), 0, sah_bins - 1);
+}
+
+// ceil(log2(count)) for count >= 1: the height of the lowest binary tree of `count` leaves.
+int lowest_height(std::size_t count) noexcept {
+  return count <= 1 ? 0 : static_cast<int>(std::bit_width(count - 1));
+}
+
+// Every subtree the rebuild makes has the lowest height for its leaves, and siblings' heights
+// differ by at most `max_imbalance`, when every split keeps both sides within half of the
+// parent's lowest capacity and their lowest heights that close: the balance `validate` checks.
+bool keeps_balance(std::size_t left, std::size_t right, int max_imbalance) noexcept {
+  const std::size_t half_capacity = std::size_t{1} << (lowest_height(left + right) - 1);
+  return left <= half_capacity && right <= half_capacity &&
+         std::abs(lowest_height(left) - lowest_height(right)) <= max_imbalance;
+}
+
+}  // namespace
+
+// The split of [begin, end) by the surface area heuristic (MacDonald & Booth 1990) over binned
+// centres (Wald, "On fast construction of SAH-based bounding volume hierarchies", 2007): the
+// axis and bin boundary minimising left area x left count + right area x right count, among
+// those that keep the tree balanced. Returns the middle after partitioning, or `end` when no
+// boundary qualifies.
+std::size_t DynamicAabbTree::sah_partition(std::vector<BuildLeaf>& leaves, std::size_t begin,
+                                           std::size_t end, const Aabb& centers) const {
+  double best_cost = std::numeric_limits<double>::infinity();
+  int best_axis = -1, best_bin = 0;
+  const Vec3 size = centers.max - centers.min;
+  const int widest = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
+  for (const int axis : {widest}) {
+    const float width = centers.max[axis] - centers.min[axis];
+    if (!(width > 0)) continue;
+    std::array<SahBin, sah_bins> bins;
+    for (std::size_t i = begin; i < end; ++i) {
+      SahBin& bin = bins[std::size_t(bin_of(leaves[i].center[axis], centers.min[axis], width))];
+      bin.box = bin.box.merged(links_[static_cast<std::size_t>(leaves[i].node)].box);
+      ++bin.count;
+    }
+    std::array<double, sah_bins> right_cost{};  // cost of bins [b, sah_bins)
+    Aabb right = Aabb::empty();
+    std::size_t right_count = 0;
+    for (int b = sah_bins - 1; b > 0; --b) {
+      right = right.merged(bins[std::size_t(b)].box);
+      right_count += bins[std::size_t(b)].count;
+      right_cost[std::size_t(b)] = right_count == 0 ? 0 : half_area(right) * double(right_count);
+    }
+    Aabb left = Aabb::empty();
+    std::size_t left_count = 0;
+    for (int b = 1; b < sah_bins; ++b) {
+      left = left.merged(bins[std::size_t(b - 1)].box);
+      left_count += bins[std::size_t(b - 1)].count;
+      if (left_count == 0 || !keeps_balance(left_count, end - begin - left_count, max_imbalance))
+        continue;
+      const double cost = half_area(left) * double(left_count) + right_cost[std::size_t(b)];
+      if (cost < best_cost) {
+        best_cost = cost;
+        best_axis = axis;
+        best_bin = b;
+      }
+    }
+  }
+  if (best_axis < 0) return end;
+  const float low = centers.min[best_axis];
+  const float width = centers.max[best_axis] - low;
+  const auto first = leaves.begin();
+  const auto middle = std::partition(
+      first + static_cast<std::ptrdiff_t>(begin), first + static_cast<std::ptrdiff_t>(end),
+      [&](const BuildLeaf& leaf) { return bin_of(leaf.center[best_axis], low, width) < best_bin; });
+  return static_cast<std::size_t>(middle - first);
+}
+
+// Leaves and their centres side by side, so that the splits do not chase the nodes. Large
+// ranges split by the binned SAH, small ones (and ranges whose centres coincide) at the median
+// of the widest axis, ties by node.
 std::int32_t DynamicAabbTree::build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin,
                                             std::size_t end) {
   if (end - begin == 1) return leaves[begin].node;
   Aabb centers = Aabb::empty();
   for (std::size_t i = begin; i < end; ++i) centers.extend(leaves[i].center);
-  const Vec3 size = centers.max - centers.min;
-  const int axis = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
-  const auto middle = static_cast<std::ptrdiff_t>((begin + end) / 2);
-  const auto first = leaves.begin();
-  std::nth_element(first + static_cast<std::ptrdiff_t>(begin), first + middle,
-                   first + static_cast<std::ptrdiff_t>(end),
-                   [axis](const BuildLeaf& p, const BuildLeaf& q) {
-                     return p.center[axis] < q.center[axis] ||
-                            (p.center[axis] == q.center[axis] && p.node < q.node);
-                   });
+  std::size_t middle =
+      end - begin < median_split_below ? end : sah_partition(leaves, begin, end, centers);
+  if (middle == end) {
+    const Vec3 size = centers.max - centers.min;
+    const int axis = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
+    middle = (begin + end) / 2;
+    const auto first = leaves.begin();
+    std::nth_element(
+        first + static_cast<std::ptrdiff_t>(begin), first + static_cast<std::ptrdiff_t>(middle),
+        first + static_cast<std::ptrdiff_t>(end), [axis](const BuildLeaf& p, const BuildLeaf& q) {
+          return p.center[axis] < q.center[axis] ||
+                 (p.center[axis] == q.center[axis] && p.node < q.node);
+        });
+  }
   const std::int32_t parent = allocate_node();  // before its subtrees: nodes in depth-first order
-  const std::int32_t left = build_subtree(leaves, begin, static_cast<std::size_t>(middle));
-  const std::int32_t right = build_subtree(leaves, static_cast<std::size_t>(middle), end);
+  const std::int32_t left = build_subtree(leaves, begin, middle);
+  const std::int32_t right = build_subtree(leaves, middle, end);
   set_child(parent, 0, left);
   set_child(parent, 1, right);
   (void)refit(parent);
