@@ -94,6 +94,11 @@ TEST_CASE("DynamicAabbTree height stays logarithmic on degenerate layouts", "[br
       if (boxes[i].overlaps(query)) expected.push_back(ids[i]);
     std::sort(expected.begin(), expected.end());
     REQUIRE(tree_answer(tree, query) == expected);
+    // The SAH rebuild keeps the lowest height and the same answers.
+    tree.rebuild();
+    REQUIRE_NOTHROW(tree.validate());
+    REQUIRE(tree.height() == static_cast<int>(std::ceil(std::log2(double(tree.size())))));
+    REQUIRE(tree_answer(tree, query) == expected);
   }
 }
 
