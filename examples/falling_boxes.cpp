@@ -275,24 +275,48 @@ float rounded_up(double t) {
   return double(rounded) < t ? std::nextafter(rounded, INFINITY) : rounded;
 }
 
+struct ProxyHit {
+  ProxyId id;
+  double t;
+};
+
+// The proxy passing `filter` whose box `ray` enters first: the broadphase's nearest-first cast,
+// each box's entry shortening the ray so that the cast offers only the boxes in front of the
+// nearest one so far (`offered` counts them).
+std::optional<ProxyHit> first_proxy(const Broadphase& broadphase, const Ray& ray,
+                                    const trisect::ProxyQueryFilter& filter, std::size_t& offered) {
+  std::optional<ProxyHit> first;
+  broadphase.cast(ray, filter, [&](ProxyId id, float t_max) {
+    ++offered;
+    const Ray current{ray.origin, ray.direction, ray.t_min, t_max};
+    const std::optional<double> entry = ray_entry(current, broadphase.box(id));
+    if (entry && (!first || *entry < first->t)) first = ProxyHit{id, *entry};
+    return first ? rounded_up(first->t) : t_max;
+  });
+  return first;
+}
+
 // The first terrain triangle (the BVH's closest hit) or body along `ray`. The terrain's hit
-// shortens the ray before the broadphase cast, and every box hit shortens it further, so the
-// cast offers only the boxes in front of the nearest hit so far (`offered` counts them).
+// shortens the ray before the broadphase cast, which then looks only in front of it.
 Pick pick(const Scene& scene, const Ray& ray, std::size_t& offered) {
   Pick best;
   if (const auto hit = trisect::closest_hit(scene.bvh, ray))
     best = {Pick::Target::terrain, hit->id, hit->t};
   Ray shortened = ray;
   shortened.t_max = std::min(ray.t_max, rounded_up(best.t));
-  scene.broadphase.cast(shortened, picking_filter, [&](ProxyId id, float t_max) {
-    ++offered;
-    const Ray current{ray.origin, ray.direction, ray.t_min, t_max};
-    const std::optional<double> entry = ray_entry(current, scene.broadphase.box(id));
-    if (entry && *entry < best.t)
-      best = {Pick::Target::body, scene.broadphase.user_data(id), *entry};
-    return rounded_up(best.t);
-  });
+  const auto body = first_proxy(scene.broadphase, shortened, picking_filter, offered);
+  if (body && body->t < best.t)
+    best = {Pick::Target::body, scene.broadphase.user_data(body->id), body->t};
   return best;
+}
+
+// What the ray would stop at first were sensors not filtered out of picking.
+void show_unfiltered(const Scene& scene, const Ray& ray) {
+  std::size_t offered = 0;
+  const auto first = first_proxy(scene.broadphase, ray, {}, offered);
+  if (!first || !scene.broadphase.is_sensor(first->id)) return;
+  std::printf("unfiltered, the ray would stop at the sensor %s at t %.6g\n",
+              scene.sensors[scene.broadphase.user_data(first->id)].name, first->t);
 }
 
 // `pick` by testing every triangle and every body.
@@ -511,8 +535,9 @@ int main(int argc, char** argv) {
   check_sensors(scene, wrong);
   offered = 0;
   const Pick picked = checked_pick(scene, ray, offered, wrong);
-  std::printf("pick from the camera: %s (the cast offered %zu proxies)\n", describe(picked).c_str(),
-              offered);
+  std::printf("pick from the camera: %s (boxes offered by the cast: %zu)\n",
+              describe(picked).c_str(), offered);
+  show_unfiltered(scene, ray);
   pick_fan(scene, wrong);
   std::size_t sunk = 0;
   for (const Body& body : scene.bodies)
