@@ -113,12 +113,14 @@ void drop_bodies(Scene& scene, std::size_t count) {
   }
 }
 
-// The goal zone, a region of the ground (the first sensor, drawn gold), and a gate in the air
-// that every box dropped over it falls through. Both stay put, so they live in the static
-// layer; two static proxies never pair, so the sensors do not pair with each other.
+// The goal zone, a region of the ground (the first sensor, its boxes drawn gold), and a gate in
+// the air that every box dropped over it falls through. The zone reaches the front edge (z = 20)
+// so that the side view, seen from +z, shows no box in front of it that it does not hold. Both stay
+// put, so they live in the static layer; two static proxies never pair, so the sensors do not pair
+// with each other.
 void add_sensors(Scene& scene) {
   scene.sensors = {
-      {.name = "zone", .box = Aabb{Vec3(4, -8, -8), Vec3(12, 3.5f, 8)}},
+      {.name = "zone", .box = Aabb{Vec3(4, -8, -10), Vec3(12, 3.5f, terrain_half)}},
       {.name = "gate", .box = Aabb{Vec3(-16, 9, -terrain_half), Vec3(-4, 10, terrain_half)}}};
   for (std::size_t s = 0; s < scene.sensors.size(); ++s) {
     Sensor& sensor = scene.sensors[s];
@@ -381,8 +383,9 @@ void pick_fan(const Scene& scene, std::size_t& wrong) {
       on_body += picked.target == Pick::Target::body;
       on_terrain += picked.target == Pick::Target::terrain;
     }
-  std::printf("picking fan: %d rays, %zu on boxes, %zu on terrain; the cast offered %zu proxies\n",
-              side * side, on_body, on_terrain, offered);
+  std::printf(
+      "picking fan: %d rays, %zu on boxes, %zu on terrain; boxes offered by the cast: %zu\n",
+      side * side, on_body, on_terrain, offered);
 }
 
 // Checks each sensor's boxes, as its events left them, against the boxes overlapping it; counts
@@ -429,17 +432,23 @@ std::string write_terrain(std::ofstream& out) {
   return profile.str();
 }
 
-// The sensors as shaded boxes with their names, cut to the view.
-void write_sensors(std::ofstream& out, const std::vector<Sensor>& sensors) {
+// The sensors as shaded boxes cut to the view, or (`names`) their names, drawn over the bodies
+// with a light halo so that they stay readable.
+void write_sensors(std::ofstream& out, const std::vector<Sensor>& sensors, bool names) {
   const char* colours[] = {"#f0b429", "#4a90d9"};
   for (std::size_t s = 0; s < sensors.size(); ++s) {
     const Aabb& box = sensors[s].box;
     const float top = std::min(box.max.y, view_top), bottom = std::max(box.min.y, view_bottom);
-    out << "<rect x='" << sx(box.min.x) << "' y='" << sy(top) << "' width='"
-        << (box.max.x - box.min.x) * view_scale << "' height='" << (top - bottom) * view_scale
-        << "' fill='" << colours[s % 2] << "' fill-opacity='0.25' stroke='" << colours[s % 2]
-        << "' stroke-dasharray='6 4'/>\n<text x='" << sx(box.min.x) + 4 << "' y='" << sy(top) - 4
-        << "' font-family='sans-serif' font-size='12'>sensor: " << sensors[s].name << "</text>\n";
+    if (names)
+      out << "<text x='" << sx(box.min.x) + 4 << "' y='" << sy(top) - 4
+          << "' font-family='sans-serif' font-size='12' stroke='#fff' stroke-width='3' "
+             "paint-order='stroke'>sensor: "
+          << sensors[s].name << "</text>\n";
+    else
+      out << "<rect x='" << sx(box.min.x) << "' y='" << sy(top) << "' width='"
+          << (box.max.x - box.min.x) * view_scale << "' height='" << (top - bottom) * view_scale
+          << "' fill='" << colours[s % 2] << "' fill-opacity='0.25' stroke='" << colours[s % 2]
+          << "' stroke-dasharray='6 4'/>\n";
   }
 }
 
@@ -483,8 +492,9 @@ void write_svg(const std::string& path, const Scene& scene, const Ray& ray, cons
       << 2 * terrain_half * view_scale << "' height='" << (view_top - view_bottom) * view_scale
       << "'>\n<rect width='100%' height='100%' fill='#eef4fb'/>\n";
   const std::string profile = write_terrain(out);
-  write_sensors(out, scene.sensors);
+  write_sensors(out, scene.sensors, false);
   write_bodies(out, scene.bodies, scene.sensors.front());
+  write_sensors(out, scene.sensors, true);
   out << "<path d='" << profile << "' fill='none' stroke='#3d4a1f' stroke-width='2'/>\n";
   write_pick(out, ray, picked);
   out << "<text x='10' y='20' font-family='sans-serif' font-size='14'>" << scene.bodies.size()
