@@ -6,7 +6,8 @@
 // zone on the ground and a gate in the air that the boxes fall through; sensor pairs make no
 // contacts. A picking ray from a camera finds the first box (the broadphase's nearest-first
 // `cast`, sensors filtered out, each box's own ray test shortening the ray) or terrain triangle
-// (`closest_hit`) it meets. Prints pair counts, timings, sensor counts and picks; writes a side
+// (`closest_hit`) it meets, every 60 frames and at the end, with a fan of rays over the whole
+// scene at the end. Prints pair counts, timings, sensor counts and picks; writes a side
 // view of the last frame as SVG: the sensors shaded, the boxes in the goal zone gold, the
 // picking ray and its hit.
 //
@@ -84,7 +85,6 @@ struct Body {
 struct Sensor {
   const char* name;
   Aabb box;
-  ProxyId proxy = 0;
   std::vector<bool> holds = {};  // by body index
   std::size_t inside = 0, entered = 0, left = 0;
 };
@@ -125,10 +125,10 @@ void add_sensors(Scene& scene) {
   for (std::size_t s = 0; s < scene.sensors.size(); ++s) {
     Sensor& sensor = scene.sensors[s];
     sensor.holds.assign(scene.bodies.size(), false);
-    sensor.proxy = scene.broadphase.create_proxy(sensor.box, {.layer = trisect::Layer::static_layer,
-                                                              .filter = {sensor_group, ~0u},
-                                                              .user_data = s,
-                                                              .sensor = true});
+    scene.broadphase.create_proxy(sensor.box, {.layer = trisect::Layer::static_layer,
+                                               .filter = {sensor_group, ~0u},
+                                               .user_data = s,
+                                               .sensor = true});
   }
 }
 
@@ -384,8 +384,9 @@ void pick_fan(const Scene& scene, std::size_t& wrong) {
       on_terrain += picked.target == Pick::Target::terrain;
     }
   std::printf(
-      "picking fan: %d rays, %zu on boxes, %zu on terrain; boxes offered by the cast: %zu\n",
-      side * side, on_body, on_terrain, offered);
+      "picking fan: %d rays, %zu on boxes, %zu on terrain, %zu into the sky; boxes offered by "
+      "the cast: %zu\n",
+      side * side, on_body, on_terrain, std::size_t(side * side) - on_body - on_terrain, offered);
 }
 
 // Checks each sensor's boxes, as its events left them, against the boxes overlapping it; counts
