@@ -384,7 +384,7 @@ void pick_fan(const Scene& scene, std::size_t& wrong) {
       on_terrain += picked.target == Pick::Target::terrain;
     }
   std::printf(
-      "picking fan: %d rays, %zu on boxes, %zu on terrain, %zu into the sky; boxes offered by "
+      "picking fan: %d rays, %zu on boxes, %zu on terrain, %zu past its edge; boxes offered by "
       "the cast: %zu\n",
       side * side, on_body, on_terrain, std::size_t(side * side) - on_body - on_terrain, offered);
 }
