@@ -208,14 +208,15 @@ void update_broadphase(Scene& scene) {
   scene.broadphase.update(on_event(true), on_event(false));
 }
 
-// Separates the bodies of every contact pair. `pairs()` has no kinds, so sensor pairs are told
-// by their proxies: a trigger volume pushes nothing.
+// Separates the bodies of every contact pair (`pair_kinds()` marks the sensor pairs: a trigger
+// volume pushes nothing).
 void solve_contacts(Scene& scene) {
   const Broadphase& broadphase = scene.broadphase;
-  for (const ProxyPair& pair : broadphase.pairs())
-    if (!broadphase.is_sensor(pair.first) && !broadphase.is_sensor(pair.second))
-      separate(scene.bodies[broadphase.user_data(pair.first)],
-               scene.bodies[broadphase.user_data(pair.second)]);
+  const std::vector<ProxyPair>& pairs = broadphase.pairs();
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    if (broadphase.pair_kinds()[i] == PairKind::contact)
+      separate(scene.bodies[broadphase.user_data(pairs[i].first)],
+               scene.bodies[broadphase.user_data(pairs[i].second)]);
 }
 
 double milliseconds_since(std::chrono::steady_clock::time_point start) {

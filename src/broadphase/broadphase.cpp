@@ -66,6 +66,12 @@ void Broadphase::require_proxy(ProxyId id) const {
                        " is not a live proxy of this broadphase");
 }
 
+void Broadphase::require_known(ProxyId id) const {
+  if (id >= proxies_.size())
+    throw InvalidInput("proxy id " + std::to_string(id) +
+                       " never named a proxy of this broadphase");
+}
+
 const Aabb& Broadphase::box(ProxyId id) const {
   require_proxy(id);
   return boxes_[id];
@@ -221,7 +227,7 @@ FatMargin Broadphase::margin(ProxyId id) const {
 }
 
 bool Broadphase::is_sensor(ProxyId id) const {
-  require_proxy(id);
+  require_known(id);
   return (flags_[id] & sensor) != 0;
 }
 
@@ -231,7 +237,7 @@ void Broadphase::set_user_data(ProxyId id, std::uint64_t user_data) {
 }
 
 std::uint64_t Broadphase::user_data(ProxyId id) const {
-  require_proxy(id);
+  require_known(id);
   return proxies_[id].user_data;
 }
 
@@ -372,6 +378,7 @@ void Broadphase::collect_events() {
   began_kinds_.clear();
   ended_kinds_.clear();
   pairs_.clear();
+  pair_kinds_.clear();
   std::size_t kept = 0;
   for (const FatPair& entry : fat_pairs_) {
     const bool was = (entry.state & was_overlapping) != 0;
@@ -386,7 +393,10 @@ void Broadphase::collect_events() {
       ended_.push_back(entry.pair);
       ended_kinds_.push_back(kind);
     }
-    if (is) pairs_.push_back(entry.pair);
+    if (is) {
+      pairs_.push_back(entry.pair);
+      pair_kinds_.push_back(kind);
+    }
     if ((entry.state & is_dropped) == 0)
       fat_pairs_[kept++] = {entry.pair,
                             static_cast<std::uint8_t>(kind_bit | (is ? was_overlapping : 0))};

@@ -203,6 +203,7 @@ TEST_CASE("Broadphase pairs and events match brute force over random frames", "[
       // ended pairs' kinds are those of the proxies they had then.
       REQUIRE(log.began_kinds == kinds_of(model, log.began));
       REQUIRE(log.ended_kinds == kinds_of(previous_model, log.ended));
+      REQUIRE(broadphase.pair_kinds() == kinds_of(model, expected));
       previous_model = model;
       REQUIRE(broadphase.began() == log.began);
       REQUIRE(broadphase.size() == model.size());
@@ -389,6 +390,7 @@ TEST_CASE("Broadphase keeps a user value per proxy and changes filters and layer
   CHECK_THROWS_AS(broadphase.set_user_data(a, 1), InvalidInput);
   log = update_logged(broadphase);
   CHECK(log.ended == std::vector<ProxyPair>{{a, b}});
+  CHECK(broadphase.user_data(a) == 7);  // kept for the end events until the id is reused
   const ProxyId reused = broadphase.create_proxy({{5, 5, 5}, {6, 6, 6}});
   CHECK(reused == a);
   CHECK(broadphase.user_data(reused) == 0);
@@ -536,7 +538,6 @@ TEST_CASE("Broadphase never pairs two static proxies", "[broadphase]") {
   CHECK(broadphase.pairs() == (std::vector<ProxyPair>{{ground, body}, {1, body}}));
 }
 
-
 TEST_CASE("Broadphase fat-box margins are per proxy, absolute and relative", "[broadphase]") {
   DynamicAabbTree tree(FatBoxOptions{0.0f, 4.0f});
   const Aabb box{Vec3(0.0f), Vec3(1.0f, 2.0f, 4.0f)};
@@ -610,11 +611,18 @@ TEST_CASE("Broadphase sensors pair like any proxy, marked as sensor pairs", "[br
   CHECK(first.began == std::vector<ProxyPair>{{solid, sensor}, {solid, other}, {sensor, other}});
   CHECK(first.began_kinds ==
         std::vector<PairKind>{PairKind::sensor, PairKind::contact, PairKind::sensor});
+  CHECK(broadphase.pair_kinds() == first.began_kinds);
   broadphase.destroy_proxy(sensor);
   const FrameLog second = update_logged(broadphase);
   CHECK(second.ended == std::vector<ProxyPair>{{solid, sensor}, {sensor, other}});
   CHECK(second.ended_kinds == std::vector<PairKind>{PairKind::sensor, PairKind::sensor});
-  REQUIRE_THROWS_AS(broadphase.is_sensor(sensor), InvalidInput);
+  CHECK(broadphase.pair_kinds() == std::vector<PairKind>{PairKind::contact});
+  // The destroyed sensor still answers for its end events, until its id is reused.
+  CHECK(broadphase.is_sensor(sensor));
+  REQUIRE_THROWS_AS(broadphase.is_sensor(99), InvalidInput);
+  const ProxyId reused = broadphase.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)});
+  CHECK(reused == sensor);
+  CHECK_FALSE(broadphase.is_sensor(reused));
 }
 
 // An engine's own task system: tasks run on two plain threads, in reverse order. The events

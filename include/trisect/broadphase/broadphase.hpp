@@ -173,8 +173,9 @@ class Broadphase {
   /// The fat-box margin of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
   [[nodiscard]] FatMargin margin(ProxyId id) const;
 
-  /// True when proxy `id` is a sensor (`ProxyOptions::sensor`, fixed at its creation). Throws
-  /// `InvalidInput` when `id` is not a live proxy.
+  /// True when proxy `id` is a sensor (`ProxyOptions::sensor`, fixed at its creation). A
+  /// destroyed proxy answers as it was until its id is handed out again, so that the end events
+  /// of its pairs can be told apart. Throws `InvalidInput` when `id` never named a proxy.
   [[nodiscard]] bool is_sensor(ProxyId id) const;
 
   /// Runs `update`'s parallel steps on `executor` (none: TBB's threads, the default). The
@@ -184,8 +185,9 @@ class Broadphase {
   /// Sets the user value of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
   void set_user_data(ProxyId id, std::uint64_t user_data);
 
-  /// The user value of proxy `id` (0 unless given). Throws `InvalidInput` when `id` is not a
-  /// live proxy.
+  /// The user value of proxy `id` (0 unless given). A destroyed proxy keeps its value until its
+  /// id is handed out again, so that the end events of its pairs can be mapped back to the
+  /// engine's objects. Throws `InvalidInput` when `id` never named a proxy.
   [[nodiscard]] std::uint64_t user_data(ProxyId id) const;
 
   /// The filter of proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
@@ -229,6 +231,9 @@ class Broadphase {
 
   /// The kinds of the pairs of `ended()`, index for index.
   [[nodiscard]] const std::vector<PairKind>& ended_kinds() const noexcept { return ended_kinds_; }
+
+  /// The kinds of the pairs of `pairs()`, index for index.
+  [[nodiscard]] const std::vector<PairKind>& pair_kinds() const noexcept { return pair_kinds_; }
 
   /// Every pair overlapping as of the last update, ascending.
   [[nodiscard]] const std::vector<ProxyPair>& pairs() const noexcept { return pairs_; }
@@ -377,6 +382,7 @@ class Broadphase {
   };
 
   void require_proxy(ProxyId id) const;
+  void require_known(ProxyId id) const;  // live, or destroyed and not yet reused
   static void require_layer(Layer layer);
   void mark_fat_changed(ProxyId id);
   void mark_moved(ProxyId id);
@@ -402,6 +408,7 @@ class Broadphase {
   std::vector<ProxyPair> ended_;
   std::vector<PairKind> began_kinds_;
   std::vector<PairKind> ended_kinds_;
+  std::vector<PairKind> pair_kinds_;
   std::function<bool(ProxyId, ProxyId)> pair_filter_;
   TaskExecutor executor_;
 };
