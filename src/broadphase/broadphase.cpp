@@ -14,18 +14,15 @@
 namespace trisect {
 namespace {
 
-// Fat pairs per task of the overlap test: large enough that a task outweighs its scheduling.
-constexpr std::size_t pairs_per_task = 8192;
 // Searches per task of the new fat pairs.
 constexpr std::size_t searches_per_task = 256;
-// Below these counts (a few tasks' worth) a step runs on the calling thread alone: on a small
+// Below this count (a few tasks' worth) the search runs on the calling thread alone: on a small
 // frame, waking TBB's workers and gathering their results costs about what sharing the work
 // saves, and a worker that the system does not schedule at once holds the frame up. The small
-// frames of bench_broadphase (10k boxes, all or every tenth moving: 354 and 34 searches, 31k
-// and 14k fat pairs a frame) run serially; there 2 threads measured within noise of 1 (CPU
-// time, medians of 5: 1.36 and 1.37 ms, 0.230 and 0.231 ms).
+// frames of bench_broadphase (10k boxes, all or every tenth moving: 354 and 34 searches a frame)
+// run serially; there 2 threads measured within noise of 1 (CPU time, medians of 5: 1.36 and
+// 1.37 ms, 0.230 and 0.231 ms).
 constexpr std::size_t serial_searches_below = 2 * searches_per_task;
-constexpr std::size_t serial_pairs_below = 4 * pairs_per_task;
 
 // Calls `body(begin, end)` on the chunks [k·grain, min((k + 1)·grain, count)) of [0, count), on
 // `executor`'s threads (none: TBB's), or once with the whole range on this thread when `count`
@@ -319,89 +316,63 @@ std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
   return pairs;
 }
 
-// The fat pairs of this frame, in one merge of last frame's with the new ones found: a pair can
-// only appear or vanish when one of its proxies got a new fat box (or died), and each such
-// proxy searched again, so an old pair of such a proxy lives on only when found again (keeping
-// its state), and otherwise is kept marked dropped until its end is reported.
-void Broadphase::merge_fat_pairs(const std::vector<ProxyPair>& found) {
-  merged_.clear();
-  merged_.reserve(fat_pairs_.size() + found.size());
-  // A new pair's state: its kind, fixed for its life.
-  const auto fresh = [&](const ProxyPair& pair) {
-    const bool has_sensor = ((flags_[pair.first] | flags_[pair.second]) & sensor) != 0;
-    return FatPair{pair, static_cast<std::uint8_t>(has_sensor ? is_sensor_pair : 0)};
-  };
-  auto next = found.begin();
-  for (const FatPair& old : fat_pairs_) {
-    for (; next != found.end() && *next < old.pair; ++next) merged_.push_back(fresh(*next));
-    const bool is_found = next != found.end() && *next == old.pair;
-    next += is_found ? 1 : 0;
-    const std::uint8_t either = flags_[old.pair.first] | flags_[old.pair.second];
-    const bool is_stale = (either & fat_changed) != 0 || (flags_[old.pair.first] & alive) == 0 ||
-                          (flags_[old.pair.second] & alive) == 0;
-    if (!is_stale || is_found) {
-      merged_.push_back(old);
-    } else if ((old.state & was_overlapping) != 0) {
-      merged_.push_back({old.pair, static_cast<std::uint8_t>((old.state & is_sensor_pair) |
-                                                             was_overlapping | is_dropped)});
-    }
-  }
-  for (; next != found.end(); ++next) merged_.push_back(fresh(*next));
-  std::swap(fat_pairs_, merged_);
-}
-
-// Whether each fat pair's own boxes overlap now: tested again when either proxy moved, in fixed
-// chunks in parallel (each entry written by one task only).
-void Broadphase::test_overlaps() {
-  for_chunks(executor_, fat_pairs_.size(), pairs_per_task, serial_pairs_below,
-             [&](std::size_t begin, std::size_t end) {
-               for (std::size_t i = begin; i != end; ++i) {
-                 FatPair& entry = fat_pairs_[i];
-                 const auto [first, second] = entry.pair;
-                 bool overlapping = (entry.state & was_overlapping) != 0;
-                 if ((entry.state & is_dropped) != 0) {
-                   overlapping = false;
-                 } else if (((flags_[first] | flags_[second]) & moved) != 0) {
-                   overlapping = boxes_[first].overlaps(boxes_[second]);
-                 }
-                 entry.state =
-                     static_cast<std::uint8_t>(entry.state | (overlapping ? is_overlapping : 0));
-               }
-             });
-}
-
-// Begin and end events where the state changed, the current pairs, and the dropped entries
-// removed: one pass in ascending order.
-void Broadphase::collect_events() {
+// The frame's pairs in one pass, in ascending order (merging last frame's fat pairs with the new
+// ones found, testing boxes, collecting events and the current pairs), so that the fat pairs
+// are read and written once.
+//
+// A fat pair can only appear or vanish when one of its proxies got a new fat box (or died), and
+// each such proxy searched again: an old pair of such a proxy lives on only when found again
+// (keeping its state); otherwise, if its boxes overlapped, it ends now. A pair's boxes are
+// tested again when either proxy moved (a new fat box implies a move, so every new pair is
+// tested).
+void Broadphase::advance_pairs(const std::vector<ProxyPair>& found) {
   began_.clear();
   ended_.clear();
   began_kinds_.clear();
   ended_kinds_.clear();
   pairs_.clear();
   pair_kinds_.clear();
-  std::size_t kept = 0;
-  for (const FatPair& entry : fat_pairs_) {
-    const bool was = (entry.state & was_overlapping) != 0;
-    const bool is = (entry.state & is_overlapping) != 0;
-    const auto kind_bit = static_cast<std::uint8_t>(entry.state & is_sensor_pair);
+  merged_.clear();
+  merged_.reserve(fat_pairs_.size() + found.size());
+  // `state`: the pair's kind bit and whether its boxes overlapped at the last update.
+  const auto advance = [&](const ProxyPair& pair, std::uint8_t state, bool is_dropped) {
+    const bool was = (state & was_overlapping) != 0;
+    bool is = was && !is_dropped;
+    if (!is_dropped && ((flags_[pair.first] | flags_[pair.second]) & moved) != 0)
+      is = boxes_[pair.first].overlaps(boxes_[pair.second]);
+    const auto kind_bit = static_cast<std::uint8_t>(state & is_sensor_pair);
     const PairKind kind = kind_bit != 0 ? PairKind::sensor : PairKind::contact;
     if (is && !was) {
-      began_.push_back(entry.pair);
+      began_.push_back(pair);
       began_kinds_.push_back(kind);
-    }
-    if (was && !is) {
-      ended_.push_back(entry.pair);
+    } else if (was && !is) {
+      ended_.push_back(pair);
       ended_kinds_.push_back(kind);
     }
     if (is) {
-      pairs_.push_back(entry.pair);
+      pairs_.push_back(pair);
       pair_kinds_.push_back(kind);
     }
-    if ((entry.state & is_dropped) == 0)
-      fat_pairs_[kept++] = {entry.pair,
-                            static_cast<std::uint8_t>(kind_bit | (is ? was_overlapping : 0))};
+    if (!is_dropped)
+      merged_.push_back({pair, static_cast<std::uint8_t>(kind_bit | (is ? was_overlapping : 0))});
+  };
+  // A new pair's kind, fixed for its life.
+  const auto fresh = [&](const ProxyPair& pair) {
+    const bool has_sensor = ((flags_[pair.first] | flags_[pair.second]) & sensor) != 0;
+    advance(pair, has_sensor ? std::uint8_t{is_sensor_pair} : std::uint8_t{0}, false);
+  };
+  auto next = found.begin();
+  for (const FatPair& old : fat_pairs_) {
+    for (; next != found.end() && *next < old.pair; ++next) fresh(*next);
+    const bool is_found = next != found.end() && *next == old.pair;
+    next += is_found ? 1 : 0;
+    const std::uint8_t either = flags_[old.pair.first] | flags_[old.pair.second];
+    const bool is_stale = (either & fat_changed) != 0 || (flags_[old.pair.first] & alive) == 0 ||
+                          (flags_[old.pair.second] & alive) == 0;
+    advance(old.pair, old.state, is_stale && !is_found);
   }
-  fat_pairs_.resize(kept);
+  for (; next != found.end(); ++next) fresh(*next);
+  std::swap(fat_pairs_, merged_);
 }
 
 void Broadphase::recycle_destroyed() {
@@ -419,9 +390,7 @@ void Broadphase::update_pairs() {
   for (DynamicAabbTree& tree : trees_)
     if (double(tree.refits_since_rebuild()) >= rebuild_after_refits * double(tree.size()))
       tree.rebuild();
-  merge_fat_pairs(find_new_fat_pairs());
-  test_overlaps();
-  collect_events();
+  advance_pairs(find_new_fat_pairs());
   recycle_destroyed();
 }
 

@@ -49,21 +49,19 @@ void DynamicAabbTree::require_margin(const FatMargin& margin) {
 
 float DynamicAabbTree::growth_of(std::int32_t leaf, const Aabb& box) const noexcept {
   const FatMargin& margin = links_[static_cast<std::size_t>(leaf)].margin;
-  // In double (a box's side can exceed the float range), then clamped to the float range.
-  double largest_side = 0;
-  for (int axis = 0; axis < 3; ++axis)
-    largest_side = std::max(largest_side, double(box.max[axis]) - double(box.min[axis]));
-  const double growth = double(margin.absolute) + double(margin.relative) * largest_side;
-  return static_cast<float>(std::min(growth, double(std::numeric_limits<float>::max())));
+  if (margin.relative == 0) return margin.absolute;
+  // A side beyond the float range gives an infinite growth, clamped to the range (the relative
+  // part is positive, so never 0 times infinity).
+  const Vec3 side = box.max - box.min;
+  const float growth = margin.absolute + margin.relative * std::max({side.x, side.y, side.z});
+  return std::min(growth, std::numeric_limits<float>::max());
 }
 
-Aabb DynamicAabbTree::fat(std::int32_t leaf, const Aabb& box, const Vec3& displacement) const {
-  const Vec3 growth(growth_of(leaf, box));
-  // Subtracting (adding) a non-negative amount rounds down (up) to no less (more) than the
-  // box's own corner, so the fat box always contains the box.
-  const Vec3 ahead = options_.displacement_multiplier * displacement;
-  const Vec3 low = box.min - growth + glm::min(ahead, Vec3(0.0f));
-  const Vec3 high = box.max + growth + glm::max(ahead, Vec3(0.0f));
+Aabb DynamicAabbTree::fat(const Aabb& box, float growth, const Vec3& ahead) noexcept {
+  // Subtracting (adding) non-negative amounts rounds down (up) to no less (more) than the box's
+  // own corner, so the fat box always contains the box.
+  const Vec3 low = box.min - Vec3(growth) + glm::min(ahead, Vec3(0.0f));
+  const Vec3 high = box.max + Vec3(growth) + glm::max(ahead, Vec3(0.0f));
   return {clamp_to_finite(low), clamp_to_finite(high)};
 }
 
@@ -91,7 +89,7 @@ ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data, 
   const std::int32_t leaf = allocate_node();
   Links& links = links_[static_cast<std::size_t>(leaf)];
   links.margin = margin;
-  links.box = fat(leaf, box, Vec3(0.0f));
+  links.box = fat(box, growth_of(leaf, box), Vec3(0.0f));
   links.user_data = user_data;
   insert_leaf(leaf);
   ++proxy_count_;
@@ -123,16 +121,19 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
     throw InvalidInput("displacement of proxy " + std::to_string(id) + " is not finite");
   const Aabb& stored = links_[id].box;
   const auto leaf = static_cast<std::int32_t>(id);
-  const Aabb wanted = fat(leaf, box, displacement);
+  const float growth = growth_of(leaf, box);
+  const Vec3 ahead = options_.displacement_multiplier * displacement;
+  // Keep the stored box while it holds the box and is not much larger than needed (after a
+  // fast motion stops): Box2D's rule, with four margins of slack, plus the anticipated travel
+  // behind the box (the stored box trails a steadily moving proxy by up to that much). Each
+  // bound adds terms of one sign, so infinities cannot cancel.
   if (stored.contains(box)) {
-    // Keep the stored box unless it is much larger than needed (after a fast motion stops):
-    // Box2D's rule, with four margins of slack, plus the anticipated travel behind the box
-    // (the stored box trails a steadily moving proxy by up to that much).
-    const Vec3 slack = clamp_to_finite(Vec3(4.0f * growth_of(leaf, box)) +
-                                       options_.displacement_multiplier * glm::abs(displacement));
-    const Aabb roomy{wanted.min - slack, wanted.max + slack};
+    const Vec3 reach = Vec3(5.0f * growth) + glm::abs(ahead);
+    const Aabb roomy{box.min - reach + glm::min(ahead, Vec3(0.0f)),
+                     box.max + reach + glm::max(ahead, Vec3(0.0f))};
     if (roomy.contains(stored)) return false;
   }
+  const Aabb wanted = fat(box, growth, ahead);
   if (stored.overlaps(wanted)) {
     // A continuous motion: refit the ancestors in place, with rotations, up to the first one
     // that does not change (Kopta et al., I3D 2012); `rebuild()` restores the tree's quality
@@ -445,19 +446,6 @@ bool DynamicAabbTree::rotate(std::int32_t index, bool improve_area) {
   return true;
 }
 
-void DynamicAabbTree::rebuild() {
-  std::vector<BuildLeaf> leaves;
-  leaves.reserve(proxy_count_);
-  for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (links_[i].height == 0) leaves.push_back({links_[i].box.center(), std::int32_t(i)});
-  refits_ = 0;
-  free_list_ = null_node;
-  for (std::size_t i = nodes_.size(); i-- > 0;)
-    if (links_[i].height != 0) free_node(static_cast<std::int32_t>(i));
-  root_ = leaves.empty() ? null_node : build_subtree(leaves, 0, leaves.size());
-  if (root_ != null_node) links_[static_cast<std::size_t>(root_)].parent = null_node;
-}
-
 namespace {
 
 // Bins per axis of the rebuild's surface area heuristic.
@@ -466,15 +454,31 @@ constexpr int sah_bins = 16;
 constexpr std::size_t median_split_below = 8;
 
 struct SahBin {
-  Aabb box = Aabb::empty();
+  Aabb box = Aabb::empty();      // of the leaves' fat boxes
+  Aabb centers = Aabb::empty();  // of their centres
   std::size_t count = 0;
 };
 
-// The bin of `center` along `axis` among `sah_bins` equal bins of [low, low + width].
-int bin_of(float center, float low, float width) noexcept {
-  const double at = (double(center) - double(low)) / double(width) * sah_bins;
-  return std::clamp(static_cast<int>(at), 0, sah_bins - 1);
+// The centres' bounds of leaves [begin, end).
+template <class Leaf>
+Aabb centers_of(const std::vector<Leaf>& leaves, std::size_t begin, std::size_t end) noexcept {
+  Aabb centers = Aabb::empty();
+  for (std::size_t i = begin; i < end; ++i) centers.extend(leaves[i].center);
+  return centers;
 }
+
+// Maps a centre's coordinate along one axis to one of `sah_bins` equal bins of the centres'
+// range, in double (so that a range wider than the float range stays finite).
+struct Binner {
+  double low;
+  double scale;  // bins per unit
+  Binner(float low_end, float high_end)
+      : low(low_end), scale(sah_bins / (double(high_end) - double(low_end))) {}
+  [[nodiscard]] int operator()(float coordinate) const noexcept {
+    const double at = (double(coordinate) - low) * scale;
+    return std::clamp(static_cast<int>(at), 0, sah_bins - 1);
+  }
+};
 
 // ceil(log2(count)) for count >= 1: the height of the lowest binary tree of `count` leaves.
 int lowest_height(std::size_t count) noexcept {
@@ -492,88 +496,111 @@ bool keeps_balance(std::size_t left, std::size_t right, int max_imbalance) noexc
 
 }  // namespace
 
+void DynamicAabbTree::rebuild() {
+  std::vector<BuildLeaf> leaves;
+  leaves.reserve(proxy_count_);
+  for (std::size_t i = 0; i < nodes_.size(); ++i)
+    if (links_[i].height == 0)
+      leaves.push_back({links_[i].box, links_[i].box.center(), std::int32_t(i)});
+  refits_ = 0;
+  free_list_ = null_node;
+  for (std::size_t i = nodes_.size(); i-- > 0;)
+    if (links_[i].height != 0) free_node(static_cast<std::int32_t>(i));
+  root_ = leaves.empty()
+              ? null_node
+              : build_subtree(leaves, 0, leaves.size(), centers_of(leaves, 0, leaves.size()));
+  if (root_ != null_node) links_[static_cast<std::size_t>(root_)].parent = null_node;
+}
+
 // The split of [begin, end) by the surface area heuristic (MacDonald & Booth 1990) over binned
-// centres (Wald, "On fast construction of SAH-based bounding volume hierarchies", 2007): the
-// axis and bin boundary minimising left area x left count + right area x right count, among
-// those that keep the tree balanced. Returns the middle after partitioning, or `end` when no
-// boundary qualifies.
-std::size_t DynamicAabbTree::sah_partition(std::vector<BuildLeaf>& leaves, std::size_t begin,
-                                           std::size_t end, const Aabb& centers) const {
-  double best_cost = std::numeric_limits<double>::infinity();
-  int best_axis = -1, best_bin = 0;
+// centres (Wald, "On fast construction of SAH-based bounding volume hierarchies", 2007) along
+// the widest axis of the centres: the bin boundary minimising left area x left count + right
+// area x right count, among those that keep the tree balanced. Returns the middle after
+// partitioning, or `end` when no boundary qualifies.
+DynamicAabbTree::BuildSplit DynamicAabbTree::sah_partition(std::vector<BuildLeaf>& leaves,
+                                                           std::size_t begin, std::size_t end,
+                                                           const Aabb& centers) {
   const Vec3 size = centers.max - centers.min;
-  const int widest = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
-  for (const int axis : {widest}) {
-    const float width = centers.max[axis] - centers.min[axis];
-    if (!(width > 0)) continue;
-    std::array<SahBin, sah_bins> bins;
-    for (std::size_t i = begin; i < end; ++i) {
-      SahBin& bin = bins[std::size_t(bin_of(leaves[i].center[axis], centers.min[axis], width))];
-      bin.box = bin.box.merged(links_[static_cast<std::size_t>(leaves[i].node)].box);
-      ++bin.count;
-    }
-    std::array<double, sah_bins> right_cost{};  // cost of bins [b, sah_bins)
-    Aabb right = Aabb::empty();
-    std::size_t right_count = 0;
-    for (int b = sah_bins - 1; b > 0; --b) {
-      right = right.merged(bins[std::size_t(b)].box);
-      right_count += bins[std::size_t(b)].count;
-      right_cost[std::size_t(b)] = right_count == 0 ? 0 : half_area(right) * double(right_count);
-    }
-    Aabb left = Aabb::empty();
-    std::size_t left_count = 0;
-    for (int b = 1; b < sah_bins; ++b) {
-      left = left.merged(bins[std::size_t(b - 1)].box);
-      left_count += bins[std::size_t(b - 1)].count;
-      if (left_count == 0 || !keeps_balance(left_count, end - begin - left_count, max_imbalance))
-        continue;
-      const double cost = half_area(left) * double(left_count) + right_cost[std::size_t(b)];
-      if (cost < best_cost) {
-        best_cost = cost;
-        best_axis = axis;
-        best_bin = b;
-      }
+  const int axis = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
+  if (!(centers.max[axis] > centers.min[axis])) return {end};
+  const Binner bin_of(centers.min[axis], centers.max[axis]);
+  std::array<SahBin, sah_bins> bins;
+  for (std::size_t i = begin; i < end; ++i) {
+    SahBin& bin = bins[std::size_t(bin_of(leaves[i].center[axis]))];
+    bin.box = bin.box.merged(leaves[i].box);
+    bin.centers.extend(leaves[i].center);
+    ++bin.count;
+  }
+  std::array<double, sah_bins> right_cost{};  // cost of bins [b, sah_bins)
+  Aabb right = Aabb::empty();
+  std::size_t right_count = 0;
+  for (int b = sah_bins - 1; b > 0; --b) {
+    right = right.merged(bins[std::size_t(b)].box);
+    right_count += bins[std::size_t(b)].count;
+    right_cost[std::size_t(b)] = right_count == 0 ? 0 : half_area(right) * double(right_count);
+  }
+  double best_cost = std::numeric_limits<double>::infinity();
+  int best_bin = 0;
+  Aabb left = Aabb::empty();
+  std::size_t left_count = 0;
+  for (int b = 1; b < sah_bins; ++b) {
+    left = left.merged(bins[std::size_t(b - 1)].box);
+    left_count += bins[std::size_t(b - 1)].count;
+    if (left_count == 0 || !keeps_balance(left_count, end - begin - left_count, max_imbalance))
+      continue;
+    const double cost = half_area(left) * double(left_count) + right_cost[std::size_t(b)];
+    if (cost < best_cost) {
+      best_cost = cost;
+      best_bin = b;
     }
   }
-  if (best_axis < 0) return end;
-  const float low = centers.min[best_axis];
-  const float width = centers.max[best_axis] - low;
+  if (best_bin == 0) return {end};
+  BuildSplit split;
+  for (int b = 0; b < sah_bins; ++b) {
+    Aabb& side = b < best_bin ? split.left_centers : split.right_centers;
+    side = side.merged(bins[std::size_t(b)].centers);
+  }
   const auto first = leaves.begin();
   const auto middle = std::partition(
       first + static_cast<std::ptrdiff_t>(begin), first + static_cast<std::ptrdiff_t>(end),
-      [&](const BuildLeaf& leaf) { return bin_of(leaf.center[best_axis], low, width) < best_bin; });
-  return static_cast<std::size_t>(middle - first);
+      [&](const BuildLeaf& leaf) { return bin_of(leaf.center[axis]) < best_bin; });
+  split.middle = static_cast<std::size_t>(middle - first);
+  return split;
 }
 
 // Leaves and their centres side by side, so that the splits do not chase the nodes. Large
 // ranges split by the binned SAH, small ones (and ranges whose centres coincide) at the median
 // of the widest axis, ties by node.
 std::int32_t DynamicAabbTree::build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin,
-                                            std::size_t end) {
+                                            std::size_t end, const Aabb& centers) {
   if (end - begin == 1) return leaves[begin].node;
-  Aabb centers = Aabb::empty();
-  for (std::size_t i = begin; i < end; ++i) centers.extend(leaves[i].center);
-  std::size_t middle =
-      end - begin < median_split_below ? end : sah_partition(leaves, begin, end, centers);
-  if (middle == end) {
-    const Vec3 size = centers.max - centers.min;
-    const int axis = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
-    middle = (begin + end) / 2;
-    const auto first = leaves.begin();
-    std::nth_element(
-        first + static_cast<std::ptrdiff_t>(begin), first + static_cast<std::ptrdiff_t>(middle),
-        first + static_cast<std::ptrdiff_t>(end), [axis](const BuildLeaf& p, const BuildLeaf& q) {
-          return p.center[axis] < q.center[axis] ||
-                 (p.center[axis] == q.center[axis] && p.node < q.node);
-        });
-  }
+  BuildSplit split{end};
+  if (end - begin >= median_split_below) split = sah_partition(leaves, begin, end, centers);
+  if (split.middle == end) split = median_partition(leaves, begin, end, centers);
   const std::int32_t parent = allocate_node();  // before its subtrees: nodes in depth-first order
-  const std::int32_t left = build_subtree(leaves, begin, middle);
-  const std::int32_t right = build_subtree(leaves, middle, end);
+  const std::int32_t left = build_subtree(leaves, begin, split.middle, split.left_centers);
+  const std::int32_t right = build_subtree(leaves, split.middle, end, split.right_centers);
   set_child(parent, 0, left);
   set_child(parent, 1, right);
   (void)refit(parent);
   return parent;
+}
+
+// The split of [begin, end) at the median of the widest axis of the centres, ties by node.
+DynamicAabbTree::BuildSplit DynamicAabbTree::median_partition(std::vector<BuildLeaf>& leaves,
+                                                              std::size_t begin, std::size_t end,
+                                                              const Aabb& centers) {
+  const Vec3 size = centers.max - centers.min;
+  const int axis = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
+  const std::size_t middle = (begin + end) / 2;
+  const auto first = leaves.begin();
+  std::nth_element(
+      first + static_cast<std::ptrdiff_t>(begin), first + static_cast<std::ptrdiff_t>(middle),
+      first + static_cast<std::ptrdiff_t>(end), [axis](const BuildLeaf& p, const BuildLeaf& q) {
+        return p.center[axis] < q.center[axis] ||
+               (p.center[axis] == q.center[axis] && p.node < q.node);
+      });
+  return {middle, centers_of(leaves, begin, middle), centers_of(leaves, middle, end)};
 }
 
 bool DynamicAabbTree::ray_meets(const Ray& ray, const Aabb& box) {

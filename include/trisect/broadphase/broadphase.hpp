@@ -368,17 +368,14 @@ class Broadphase {
   };
 
   // A pair whose fat boxes overlap, with whether the proxies' own boxes overlapped at the last
-  // update (`was_overlapping`) and do now (`is_overlapping`); `is_dropped` marks a pair whose
-  // fat boxes parted (or a proxy died), kept until its end event is collected.
+  // update (`was_overlapping`) and whether it is a sensor pair.
   struct FatPair {
     ProxyPair pair;
     std::uint8_t state = 0;
   };
   enum : std::uint8_t {
     was_overlapping = 1,
-    is_overlapping = 2,
-    is_dropped = 4,
-    is_sensor_pair = 8,  // either proxy is a sensor (fixed for the pair's life)
+    is_sensor_pair = 2,  // either proxy is a sensor (fixed for the pair's life)
   };
 
   void require_proxy(ProxyId id) const;
@@ -388,9 +385,7 @@ class Broadphase {
   void mark_moved(ProxyId id);
   [[nodiscard]] bool may_pair(const Proxy& a, const Proxy& b) const noexcept;
   [[nodiscard]] std::vector<ProxyPair> find_new_fat_pairs();
-  void merge_fat_pairs(const std::vector<ProxyPair>& found);
-  void test_overlaps();
-  void collect_events();
+  void advance_pairs(const std::vector<ProxyPair>& found);
   void recycle_destroyed();
 
   DynamicAabbTree trees_[2];

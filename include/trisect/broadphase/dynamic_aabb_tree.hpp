@@ -223,8 +223,8 @@ class DynamicAabbTree {
     FatMargin margin;  // a leaf's
   };
 
-  // The fat box of leaf `leaf` for `box` moving by `displacement` (see `FatBoxOptions`).
-  [[nodiscard]] Aabb fat(std::int32_t leaf, const Aabb& box, const Vec3& displacement) const;
+  // The fat box of `box` grown by `growth` and stretched by `ahead` (see `FatBoxOptions`).
+  [[nodiscard]] static Aabb fat(const Aabb& box, float growth, const Vec3& ahead) noexcept;
   // How much leaf `leaf`'s fat box for `box` grows on every side (its `FatMargin`).
   [[nodiscard]] float growth_of(std::int32_t leaf, const Aabb& box) const noexcept;
   static void require_margin(const FatMargin& margin);
@@ -246,13 +246,23 @@ class DynamicAabbTree {
   void swap_children(std::int32_t parent_a, std::int32_t a, std::int32_t parent_b,
                      std::int32_t b) noexcept;
   bool refit(std::int32_t index) noexcept;  // true when the box or height changed
-  struct BuildLeaf {
+  struct BuildLeaf {  // a leaf's fat box, its centre and its node, side by side for the build
+    Aabb box;
     Vec3 center;
     std::int32_t node;
   };
-  std::int32_t build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin, std::size_t end);
-  [[nodiscard]] std::size_t sah_partition(std::vector<BuildLeaf>& leaves, std::size_t begin,
-                                          std::size_t end, const Aabb& centers) const;
+  struct BuildSplit {  // leaves [begin, middle) go left, with the centres' bounds of each side
+    std::size_t middle;
+    Aabb left_centers = Aabb::empty();
+    Aabb right_centers = Aabb::empty();
+  };
+  std::int32_t build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin, std::size_t end,
+                             const Aabb& centers);
+  [[nodiscard]] static BuildSplit sah_partition(std::vector<BuildLeaf>& leaves, std::size_t begin,
+                                                std::size_t end, const Aabb& centers);
+  [[nodiscard]] static BuildSplit median_partition(std::vector<BuildLeaf>& leaves,
+                                                   std::size_t begin, std::size_t end,
+                                                   const Aabb& centers);
   template <class Overlaps, ProxyVisitor Visit>
   bool traverse(const Overlaps& overlaps, Visit& visit) const;
   template <class Overlaps, ProxyVisitor Visit>
