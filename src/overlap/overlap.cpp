@@ -63,7 +63,7 @@ struct Ready {
 
 /// A slot of a self query, ready for the many pair tests a self query makes of it (it meets
 /// every leaf many times): its triangle, its bounds and its plane in float for the four-lane
-/// filter of neighbour pairs (`apart_lanes`). The normal in double of the exact rule is left
+/// filter of neighbour pairs (`LaneVerdicts`). The normal in double of the exact rule is left
 /// to the few pairs the filter does not decide.
 struct SelfSlot {
   Triangle triangle;
@@ -346,20 +346,25 @@ class PairFinder {
   }
 
   /// Slot i against the `lanes` of the group of slots from `first`, by the self rule: lanes
-  /// whose bounds miss i's out, then the four-lane filter (`apart_lanes`, which certifies most
-  /// neighbours of a mesh), then the exact rule on each lane left.
+  /// whose bounds miss i's out, then the four-lane filter (`LaneVerdicts`, which decides most
+  /// neighbours of a mesh, most of the rest down to two orientations), then the exact rule on
+  /// each lane left.
   bool test_group(std::uint32_t i, std::uint32_t first, const TriangleGroup& group,
                   unsigned lanes) {
     if (lanes == 0) return true;
     const SelfSlot& s = slots_[i];
     lanes &= ~detail::box_apart_lanes(s.bounds, group);
     if (lanes == 0) return true;
-    lanes &= ~detail::apart_lanes(s.triangle, s.plane, group);
-    for (; lanes != 0; lanes &= lanes - 1) {
-      const std::uint32_t j = first + static_cast<std::uint32_t>(std::countr_zero(lanes));
-      if (intersects_beyond_shared_vertices(s.triangle, slots_[j].triangle) &&
-          !report(first_.bvh().ids[i], first_.bvh().ids[j]))
-        return false;
+    const detail::LaneVerdicts verdicts =
+        detail::LaneVerdicts::of(s.triangle, s.plane, group, lanes);
+    for (lanes &= ~verdicts.apart; lanes != 0; lanes &= lanes - 1) {
+      const int lane = std::countr_zero(lanes);
+      const std::uint32_t j = first + static_cast<std::uint32_t>(lane);
+      const Triangle& t = slots_[j].triangle;
+      const bool meets = (verdicts.straddling >> lane & 1u) != 0
+                             ? detail::lane_straddling_meet(s.triangle, t, verdicts, lane)
+                             : intersects_beyond_shared_vertices(s.triangle, t);
+      if (meets && !report(first_.bvh().ids[i], first_.bvh().ids[j])) return false;
     }
     return true;
   }

@@ -33,6 +33,7 @@
 /// comparison below holds: such lanes are left to the exact rule. A fused multiply-add only
 /// removes roundings, so the bound holds with or without contraction.
 
+#include "trisect/geometry/self_overlap.hpp"
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/float4.hpp"
 #include "trisect/math/triangle.hpp"
@@ -42,7 +43,7 @@
 
 namespace trisect::detail {
 
-/// The plane of a triangle in float for `apart_lanes`: its computed normal (b - a) × (c - a)
+/// The plane of a triangle in float for `LaneVerdicts`: its computed normal (b - a) × (c - a)
 /// and, per component, |e_j f_l| + |e_l f_j| of the two products that make it.
 struct FloatPlane {
   float normal[3];     ///< Component i: fl(fl(e_j f_l) - fl(e_l f_j)).
@@ -118,21 +119,37 @@ struct PointLanes {
   return less_mask(bound, side) | less_mask(side, Float4::splat(0.0f) - bound) << 4;
 }
 
-/// Lanes where each of the three points is shared (its bit in `shared`) or certainly on one
-/// side of the lane's plane, the same side for all three, at least one of them off the plane.
-[[nodiscard]] inline unsigned one_side_lanes(const PlaneLanes& plane, const PointLanes (&points)[3],
-                                             const unsigned (&shared)[3]) noexcept {
-  unsigned above_or_shared = 0xfu, below_or_shared = 0xfu, some_above = 0, some_below = 0;
-  for (int k = 0; k < 3; ++k) {
-    const unsigned sides = certain_sides(plane, points[k]);
-    const unsigned above = sides & 0xfu, below = sides >> 4;
-    above_or_shared &= above | shared[k];
-    below_or_shared &= below | shared[k];
-    some_above |= above;
-    some_below |= below;
-  }
-  return (above_or_shared & some_above) | (below_or_shared & some_below);
+/// Bit i set when exactly one of the three masks has bit i.
+[[nodiscard]] constexpr unsigned exactly_one(const unsigned (&masks)[3]) noexcept {
+  return (masks[0] ^ masks[1] ^ masks[2]) & ~(masks[0] & masks[1]) & ~(masks[1] & masks[2]) &
+         ~(masks[0] & masks[2]);
 }
+
+/// Three points (one triangle's vertices) against the lanes' planes (the other's): the lanes
+/// where the points show the triangles apart, and those where exactly one point is shared and
+/// the other two are certainly on opposite sides.
+struct PlaneVerdict {
+  unsigned apart;     ///< Each point shared or certainly on one side, the same, one off it.
+  unsigned crossing;  ///< One point shared, the other two certainly on opposite sides.
+
+  /// The verdict of `points`, whose lanes `shared[k]` are at a vertex of the other triangle.
+  [[nodiscard]] static PlaneVerdict of(const PlaneLanes& plane, const PointLanes (&points)[3],
+                                       const unsigned (&shared)[3]) noexcept {
+    unsigned above_or_shared = 0xfu, below_or_shared = 0xfu, some_above = 0, some_below = 0;
+    for (int k = 0; k < 3; ++k) {
+      const unsigned sides = certain_sides(plane, points[k]);
+      const unsigned above = sides & 0xfu, below = sides >> 4;
+      above_or_shared &= above | shared[k];
+      below_or_shared &= below | shared[k];
+      some_above |= above;
+      some_below |= below;
+    }
+    // With one point shared (never certain: it is on the plane), both sides seen means one of
+    // the other two on each.
+    return {(above_or_shared & some_above) | (below_or_shared & some_below),
+            exactly_one(shared) & some_above & some_below};
+  }
+};
 
 /// Lanes (< group.count) whose triangle's bounds and `box` are apart along some axis (exact
 /// comparisons of closed intervals): no contact there.
@@ -147,34 +164,61 @@ struct PointLanes {
   return apart & group.lane_mask();
 }
 
-/// Lanes (< group.count) where the self rule certainly answers false for `s` and the lane's
-/// triangle t: every vertex of t at a position of s or certainly on one side of the plane of
-/// s, the same side for all, at least one off the plane (the file's proof); or the same with
-/// s and t swapped. `plane` is `FloatPlane::of(s)`. Other lanes may still answer false; the
-/// exact rule decides them.
-[[nodiscard]] inline unsigned apart_lanes(const Triangle& s, const FloatPlane& plane,
-                                          const TriangleGroup& group) noexcept {
-  const Vec3 sv[3] = {s.a, s.b, s.c};
-  PointLanes t_points[3], s_points[3];
-  for (int k = 0; k < 3; ++k) {
-    t_points[k] = {group.lanes(k, 0), group.lanes(k, 1), group.lanes(k, 2)};
-    s_points[k] = {Float4::splat(sv[k].x), Float4::splat(sv[k].y), Float4::splat(sv[k].z)};
-  }
-  // Lanes where vertex k of t is at vertex m of s (x compared first: it rarely matches alone).
-  unsigned t_shared[3] = {}, s_shared[3] = {};
-  for (int k = 0; k < 3; ++k) {
-    for (int m = 0; m < 3; ++m) {
-      unsigned equal = equal_mask(t_points[k].x, s_points[m].x);
-      if (equal == 0) continue;
-      equal &= equal_mask(t_points[k].y, s_points[m].y) & equal_mask(t_points[k].z, s_points[m].z);
-      t_shared[k] |= equal;
-      s_shared[m] |= equal;
+/// What the four-lane filter finds for a triangle s against a group's lanes (each < count).
+struct LaneVerdicts {
+  /// The self rule answers false (the file's proof), by the plane of s or the lane's own.
+  unsigned apart;
+  /// One shared position, and each triangle's other two vertices certainly on opposite sides
+  /// of the other's plane: `straddling_meet_off_vertex` decides (`lane_straddling_meet`).
+  unsigned straddling;
+  /// Lanes where vertex k of the lane's triangle is at a vertex of s.
+  unsigned t_shared[3];
+  /// Lanes where vertex m of s is at a vertex of the lane's triangle.
+  unsigned s_shared[3];
+
+  /// The verdicts for `s` (whose `FloatPlane` is `plane`) against the `lanes` of `group` (a
+  /// subset of its lane mask; others come out neither apart nor straddling).
+  [[nodiscard]] static LaneVerdicts of(const Triangle& s, const FloatPlane& plane,
+                                       const TriangleGroup& group, unsigned lanes) noexcept {
+    const Vec3 sv[3] = {s.a, s.b, s.c};
+    PointLanes t_points[3], s_points[3];
+    for (int k = 0; k < 3; ++k) {
+      t_points[k] = {group.lanes(k, 0), group.lanes(k, 1), group.lanes(k, 2)};
+      s_points[k] = {Float4::splat(sv[k].x), Float4::splat(sv[k].y), Float4::splat(sv[k].z)};
     }
+    LaneVerdicts verdicts{0, 0, {}, {}};
+    // Vertex k of t at vertex m of s (x compared first: it rarely matches alone).
+    for (int k = 0; k < 3; ++k) {
+      for (int m = 0; m < 3; ++m) {
+        unsigned equal = equal_mask(t_points[k].x, s_points[m].x);
+        if (equal == 0) continue;
+        equal &=
+            equal_mask(t_points[k].y, s_points[m].y) & equal_mask(t_points[k].z, s_points[m].z);
+        verdicts.t_shared[k] |= equal;
+        verdicts.s_shared[m] |= equal;
+      }
+    }
+    const PlaneVerdict by_s =
+        PlaneVerdict::of(PlaneLanes::splat(s, plane), t_points, verdicts.t_shared);
+    verdicts.apart = by_s.apart & lanes;
+    if (verdicts.apart == lanes) return verdicts;
+    const PlaneVerdict by_t = PlaneVerdict::of(PlaneLanes::of(group), s_points, verdicts.s_shared);
+    verdicts.apart |= by_t.apart & lanes;
+    verdicts.straddling = by_s.crossing & by_t.crossing & ~verdicts.apart & lanes;
+    return verdicts;
   }
-  const unsigned lanes = group.lane_mask();
-  unsigned apart = one_side_lanes(PlaneLanes::splat(s, plane), t_points, t_shared) & lanes;
-  if (apart == lanes) return apart;
-  return apart | (one_side_lanes(PlaneLanes::of(group), s_points, s_shared) & lanes);
+};
+
+/// For a `straddling` lane of `verdicts` (s against `t`, the lane's triangle): the self rule's
+/// answer, by `straddling_meet_off_vertex` on the one shared position.
+[[nodiscard]] inline bool lane_straddling_meet(const Triangle& s, const Triangle& t,
+                                               const LaneVerdicts& verdicts, int lane) {
+  const Vec3 sv[3] = {s.a, s.b, s.c}, tv[3] = {t.a, t.b, t.c};
+  int m = 0, k = 0;
+  while ((verdicts.s_shared[m] >> lane & 1u) == 0) ++m;
+  while ((verdicts.t_shared[k] >> lane & 1u) == 0) ++k;
+  return straddling_meet_off_vertex(sv[m], {sv[(m + 1) % 3], sv[(m + 2) % 3]},
+                                    {tv[(k + 1) % 3], tv[(k + 2) % 3]});
 }
 
 }  // namespace trisect::detail
