@@ -361,9 +361,11 @@ class PairFinder {
       const int lane = std::countr_zero(lanes);
       const std::uint32_t j = first + static_cast<std::uint32_t>(lane);
       const Triangle& t = slots_[j].triangle;
-      const bool meets = (verdicts.straddling >> lane & 1u) != 0
-                             ? detail::lane_straddling_meet(s.triangle, t, verdicts, lane)
-                             : intersects_beyond_shared_vertices(s.triangle, t);
+      const bool meets =
+          (verdicts.straddling >> lane & 1u) != 0
+              ? detail::lane_straddling_meet(s.triangle, t, verdicts, lane)
+              : !detail::lane_projected_apart(s.triangle, s.plane, t, verdicts, lane) &&
+                    intersects_beyond_shared_vertices(s.triangle, t);
       if (meets && !report(first_.bvh().ids[i], first_.bvh().ids[j])) return false;
     }
     return true;

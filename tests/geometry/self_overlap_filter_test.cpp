@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 namespace trisect::testing {
 namespace {
@@ -38,12 +39,12 @@ struct GroupStorage {
 
 /// How often each verdict came up.
 struct Tally {
-  int apart = 0, straddling = 0, left = 0;
+  int apart = 0, straddling = 0, projected = 0, left = 0;
 };
 
-/// The filter's answer for s and each lane (apart: false; straddling: two orientations; else
-/// the exact rule), checked against the exact rule, the rule without the two-orientation
-/// shortcut (both far parts, as before it) and the clipping oracle.
+/// The filter's answer for s and each lane (apart: false; straddling: two orientations;
+/// apart in projection: false; else the exact rule), checked against the exact rule, the rule
+/// without the two-orientation shortcut (both far parts, as before it) and the clipping oracle.
 void require_filter_exact(const Triangle& s, const std::array<Triangle, 4>& ts, int count,
                           Tally& tally) {
   const GroupStorage storage(ts, count);
@@ -73,6 +74,9 @@ void require_filter_exact(const Triangle& s, const std::array<Triangle, 4>& ts, 
           detail::far_part_meets(v, detail::without(s, v), t, detail::ApproximateNormal::of(t)) ||
           detail::far_part_meets(v, detail::without(t, v), s, detail::ApproximateNormal::of(s));
       REQUIRE(far_parts == exact);
+    } else if (detail::lane_projected_apart(s, detail::FloatPlane::of(s), t, verdicts, lane)) {
+      ++tally.projected;
+      REQUIRE_FALSE(exact);
     } else {
       ++tally.left;
     }
@@ -205,6 +209,7 @@ TEST_CASE("self-overlap filter: verdicts match the exact rule on neighbour pairs
   // Every verdict is exercised.
   CHECK(tally.apart > 1000);
   CHECK(tally.straddling > 50);
+  CHECK(tally.projected > 50);
   CHECK(tally.left > 100);
 }
 
@@ -222,6 +227,28 @@ TEST_CASE("self-overlap filter: far from the origin, huge and subnormal coordina
     run_cases(0x5e1f'0007ULL, Vec3(1e-30f), 1e-25f, 1500);
     run_cases(0x5e1f'0008ULL, Vec3(1.0f), 1e-6f, 1500);
   }
+}
+
+TEST_CASE("self-overlap filter: a flat fan with edges in line, as in a subdivided mesh",
+          "[geometry][triangle_triangle][self_overlap_filter]") {
+  // Six triangles around the origin in the plane z = 0.1 x + 0.2 y (rounded), opposite edges
+  // in line: every pair shares the centre, an edge, or (opposite) only the centre.
+  std::vector<Vec3> ring;
+  const float dx[6] = {1, 1, 0, -1, -1, 0}, dy[6] = {0, 1, 1, 0, -1, -1};
+  for (int k = 0; k < 6; ++k) ring.push_back({dx[k], dy[k], 0.1f * dx[k] + 0.2f * dy[k]});
+  const Vec3 centre(0, 0, 0);
+  std::vector<Triangle> fan;
+  for (int k = 0; k < 6; ++k)
+    fan.push_back({centre, ring[std::size_t(k)], ring[std::size_t((k + 1) % 6)]});
+  Tally tally;
+  for (const Triangle& s : fan) {
+    for (int first = 0; first < 6; first += 3) {
+      std::array<Triangle, 4> ts{};
+      for (int lane = 0; lane < 3; ++lane) ts[std::size_t(lane)] = fan[std::size_t(first + lane)];
+      require_filter_exact(s, ts, 3, tally);
+    }
+  }
+  CHECK(tally.projected + tally.apart > 0);
 }
 
 TEST_CASE("self-overlap filter: chosen cases",
