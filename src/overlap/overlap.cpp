@@ -96,7 +96,10 @@ std::vector<SelfSlot> self_slots(const Bvh& bvh) {
 /// none), with the mapped child boxes of each wide node this thread has reached so far.
 class Side {
  public:
-  Side(const Bvh& bvh, const Transform* transform) : bvh_(bvh), transform_(transform) {}
+  /// `keep`: keep the boxes of every node reached even untransformed (a self query meets
+  /// each node many times).
+  Side(const Bvh& bvh, const Transform* transform, bool keep = false)
+      : bvh_(bvh), transform_(transform), keep_(keep || transform != nullptr) {}
 
   [[nodiscard]] const Bvh& bvh() const noexcept { return bvh_; }
 
@@ -105,11 +108,11 @@ class Side {
 
   /// The decoded child boxes of wide node `index`, clipped to the root's box (a decoded box
   /// may reach +inf where a node spans the whole float range, and the exact leaf tests take
-  /// these boxes) and mapped. Valid until the next call for an untransformed side (decoded
-  /// each time), for as long as the side lives for a transformed one (kept per node, as the
+  /// these boxes) and mapped. Valid until the next call for a side that does not keep them
+  /// (decoded each time), until the next new node's for one that does (kept per node, as the
   /// descent meets a node many times).
   [[nodiscard]] const ChildBoxes& boxes(std::uint32_t index) {
-    if (transform_ == nullptr) {
+    if (!keep_) {
       decoded_ = clipped_boxes(index);
       return decoded_;
     }
@@ -118,7 +121,8 @@ class Side {
     if (at == unset) {
       at = static_cast<std::uint32_t>(mapped_boxes_.size());
       ChildBoxes boxes = clipped_boxes(index);
-      for (unsigned used = bvh_.wide[index].used_mask(); used != 0; used &= used - 1) {
+      for (unsigned used = transform_ != nullptr ? bvh_.wide[index].used_mask() : 0u; used != 0;
+           used &= used - 1) {
         const int i = std::countr_zero(used);
         boxes.set(i, mapped(boxes.child_bounds(i)));
       }
@@ -150,6 +154,7 @@ class Side {
 
   const Bvh& bvh_;
   const Transform* transform_;
+  bool keep_;
   ChildBoxes decoded_{};
   std::vector<std::uint32_t> mapped_index_;
   std::vector<ChildBoxes> mapped_boxes_;
@@ -163,7 +168,7 @@ class PairFinder {
   /// `slots`: for a self query, every slot of `first` (`self_slots`); null otherwise.
   PairFinder(const Bvh& first, const Bvh& second, const Transform* transform, const SelfSlot* slots,
              detail::PairCallback callback, void* context)
-      : first_(first, nullptr),
+      : first_(first, nullptr, slots != nullptr),
         second_(second, transform),
         slots_(slots),
         self_(slots != nullptr),
