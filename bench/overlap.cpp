@@ -11,7 +11,7 @@
 //                        triangles): its self-intersections (contact between the copies; the
 //                        bunny's own shared edges and vertices do not count)
 //   bunny_x16/self       bunny_x16 alone (1,111,216 triangles, closed): its self-intersections
-//                        (none: 3.3M neighbour pairs to decide, the 1M-triangle case)
+//                        (none; about 6.7M neighbour pairs to decide: the 1M-triangle case)
 // Sides (one iteration answers the whole question; pairs found are a counter on every side):
 //   trisect          collect_intersecting_pairs(bvh, bvh, transform) over one BVH (the copy is
 //                    the transform, nothing copied); self_intersections(bvh).
