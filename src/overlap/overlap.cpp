@@ -341,8 +341,9 @@ class PairFinder {
     for (std::uint32_t i = x.begin; i + 1 < x.end; ++i) {
       const bool go_on = first_.bvh().triangles.for_each_group(
           x.begin, x.end, [&](std::uint32_t first, const TriangleGroup& group) {
-            // Lanes of slots after i only.
-            const unsigned later = first > i ? 0xfu : 0xfu << (i + 1 - first);
+            // Lanes of slots after i only (none in a group that ends at i or before).
+            const std::uint32_t skip = first > i ? 0 : i + 1 - first;
+            const unsigned later = skip >= 4 ? 0u : 0xfu << skip;
             return test_group(i, first, group, group.lane_mask() & later);
           });
       if (!go_on) return false;

@@ -2,8 +2,11 @@
 /// \file
 /// A float filter for the self-overlap rule (`intersects_beyond_shared_vertices`), four pairs at
 /// a time: one triangle s against a `TriangleGroup` of up to four triangles t. It certifies the
-/// usual answer of a mesh's neighbours, "they meet only in what they share", and leaves every
-/// other lane to the exact rule. Not part of the API (no stability promised).
+/// usual answer of a mesh's neighbours, "they meet only in what they share", by the planes'
+/// sides (below); names the neighbours across each other's planes at one shared vertex, which
+/// two exact orientations decide (`straddling_meet_off_vertex`); and for a lane left, a line
+/// seen along an axis may still separate them (`lane_projected_apart`, flat neighbours).
+/// Everything else goes to the exact rule. Not part of the API (no stability promised).
 ///
 /// Why a certified lane is exact. Let N = (b - a) × (c - a) be the exact normal of s and
 /// side(p) = N·(p - a). Call a vertex of t shared when its position equals a vertex of s (exact
@@ -221,30 +224,32 @@ struct LaneVerdicts {
                                     {tv[(k + 1) % 3], tv[(k + 2) % 3]});
 }
 
-/// The sign of orient2d(p, q, r) seen along `axis` (the other two coordinates, in cyclic
-/// order), when a float bound decides it; 0 when it does not (so 0 is never a certain sign).
-/// Each monomial passes through four roundings (two differences, its product, the difference),
-/// so the error is below gamma_4 of their absolute sum, itself computed through four: below
-/// 2^-20 times the computed sum; underflow adds at most 2^-149, overflow makes the value or
-/// the bound infinite or NaN (then neither comparison holds).
-[[nodiscard]] inline int certain_turn(const Vec3& p, const Vec3& q, const Vec3& r,
-                                      int axis) noexcept {
-  const int i = (axis + 1) % 3, j = (axis + 2) % 3;
-  const float left = (q[i] - p[i]) * (r[j] - p[j]), right = (q[j] - p[j]) * (r[i] - p[i]);
+/// The sign of left - right, two rounded products of rounded differences of floats (at most
+/// four roundings per monomial with the subtraction), when a float bound decides it; 0 when it
+/// does not (so 0 is never a certain sign). The error is below gamma_4 of the monomials'
+/// absolute sum, itself computed through as many roundings: below 2^-20 times |left| + |right|
+/// as computed; underflow adds at most 2^-149 (below the added 2^-100); overflow makes the
+/// value or the bound infinite or NaN, and then neither comparison holds.
+[[nodiscard]] inline int certain_difference_sign(float left, float right) noexcept {
   const float value = left - right;
   const float bound = (std::fabs(left) + std::fabs(right)) * 0x1p-20f + 0x1p-100f;
   return value > bound ? 1 : (value < -bound ? -1 : 0);
 }
 
-/// The sign of the component `axis` of d × (p - o) (d a float vector taken as exact), when a
-/// float bound decides it, else 0: `certain_turn`'s bound (three roundings per monomial here).
+/// The sign of orient2d(p, q, r) seen along `axis` (the other two coordinates, in cyclic
+/// order) when a float bound decides it, else 0 (`certain_difference_sign`).
+[[nodiscard]] inline int certain_turn(const Vec3& p, const Vec3& q, const Vec3& r,
+                                      int axis) noexcept {
+  const int i = (axis + 1) % 3, j = (axis + 2) % 3;
+  return certain_difference_sign((q[i] - p[i]) * (r[j] - p[j]), (q[j] - p[j]) * (r[i] - p[i]));
+}
+
+/// The sign of the component `axis` of d × (p - o) (d a float vector taken as exact) when a
+/// float bound decides it, else 0 (`certain_difference_sign`).
 [[nodiscard]] inline int certain_cross(const Vec3& d, const Vec3& o, const Vec3& p,
                                        int axis) noexcept {
   const int i = (axis + 1) % 3, j = (axis + 2) % 3;
-  const float left = d[i] * (p[j] - o[j]), right = d[j] * (p[i] - o[i]);
-  const float value = left - right;
-  const float bound = (std::fabs(left) + std::fabs(right)) * 0x1p-20f + 0x1p-100f;
-  return value > bound ? 1 : (value < -bound ? -1 : 0);
+  return certain_difference_sign(d[i] * (p[j] - o[j]), d[j] * (p[i] - o[i]));
 }
 
 /// s = conv{v, a1, a2} and t = conv{v, b1, b2} seen along `axis`, and the line through v along
