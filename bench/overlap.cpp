@@ -10,6 +10,8 @@
 //   bunny_pair/self      the bunny and its shift10 copy as one indexed mesh (138,902
 //                        triangles): its self-intersections (contact between the copies; the
 //                        bunny's own shared edges and vertices do not count)
+//   bunny_x16/self       bunny_x16 alone (1,111,216 triangles, closed): its self-intersections
+//                        (none; about 6.7M neighbour pairs to decide: the 1M-triangle case)
 // Sides (one iteration answers the whole question; pairs found are a counter on every side):
 //   trisect          collect_intersecting_pairs(bvh, bvh, transform) over one BVH (the copy is
 //                    the transform, nothing copied); self_intersections(bvh).
@@ -195,19 +197,28 @@ void bench::register_all() {
     });
 #endif
   }
-  for (unsigned threads : {1u, 2u}) {
-    register_count(
-        bench::benchmark_name("overlap_self", "trisect", "bunny_pair", "shift10", threads),
-        [threads] {
-          auto bvh = std::make_shared<trisect::Bvh>(trisect::build(bunny_pair().soup()));
-          return std::function<std::size_t()>(
-              [bvh, threads] { return trisect::self_intersections(*bvh, {threads}).size(); });
-        });
-  }
+  // The self cases: a scene and how to make its indexed mesh.
+  const std::vector<std::pair<std::string, std::function<const bench::Scene&()>>> self_cases{
+      {"bunny_pair/shift10", bunny_pair},
+      {"bunny_x16/self", []() -> const bench::Scene& { return bench::scene("bunny_x16"); }}};
+  for (const auto& [name, mesh] : self_cases) {
+    const auto slash = name.find('/');
+    const std::string scene = name.substr(0, slash), variant = name.substr(slash + 1);
+    for (unsigned threads : {1u, 2u}) {
+      register_count(bench::benchmark_name("overlap_self", "trisect", scene, variant, threads),
+                     [mesh, threads] {
+                       auto bvh = std::make_shared<trisect::Bvh>(trisect::build(mesh().soup()));
+                       return std::function<std::size_t()>([bvh, threads] {
+                         return trisect::self_intersections(*bvh, {threads}).size();
+                       });
+                     });
+    }
 #ifdef TRISECT_BENCH_HAVE_CGAL
-  register_count(bench::benchmark_name("overlap_self", "cgal", "bunny_pair", "shift10", 1), [] {
-    auto mesh = std::make_shared<bench::cgal::OverlapMesh>(bunny_pair());
-    return std::function<std::size_t()>([mesh] { return mesh->self_intersection_count(); });
-  });
+    register_count(bench::benchmark_name("overlap_self", "cgal", scene, variant, 1), [mesh] {
+      auto cgal_mesh = std::make_shared<bench::cgal::OverlapMesh>(mesh());
+      return std::function<std::size_t()>(
+          [cgal_mesh] { return cgal_mesh->self_intersection_count(); });
+    });
 #endif
+  }
 }

@@ -8,6 +8,7 @@
 #include "trisect/bvh/box_query.hpp"
 #include "trisect/bvh/build.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"
+#include "trisect/geometry/detail/self_overlap_filter.hpp"
 #include "trisect/geometry/self_overlap.hpp"
 #include "trisect/geometry/triangle_triangle.hpp"
 #include "trisect/math/detail/float_rounding.hpp"
@@ -60,22 +61,45 @@ struct Ready {
   }
 };
 
-/// Every slot of `bvh` made `Ready`, in slot order (for a self query, which reaches every leaf
-/// many times), computed in parallel.
-std::vector<Ready> ready_slots(const Bvh& bvh) {
-  std::vector<Ready> ready(bvh.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bvh.size(), 4096), [&](const auto& range) {
-    for (std::size_t slot = range.begin(); slot != range.end(); ++slot)
-      ready[slot] = Ready::of(bvh.triangles.triangle(static_cast<std::uint32_t>(slot)));
+/// A slot of a self query, ready for the many pair tests a self query makes of it (it meets
+/// every leaf many times): its triangle, its bounds and its plane in float for the four-lane
+/// filter of neighbour pairs (`LaneVerdicts`). The normal in double of the exact rule is left
+/// to the few pairs the filter does not decide.
+struct SelfSlot {
+  Triangle triangle;
+  Aabb bounds;
+  detail::FloatPlane plane;
+};
+
+/// Every slot of `bvh` as a `SelfSlot`, in slot order, a leaf's groups at a time, in parallel.
+std::vector<SelfSlot> self_slots(const Bvh& bvh) {
+  std::vector<LeafRange> leaves;
+  for (std::uint32_t slot = 0; slot < bvh.size(); slot = leaves.back().end)
+    leaves.push_back(bvh.triangles.leaf_of(slot));
+  std::vector<SelfSlot> slots(bvh.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, leaves.size(), 512), [&](const auto& range) {
+    for (std::size_t leaf = range.begin(); leaf != range.end(); ++leaf) {
+      bvh.triangles.for_each_group(
+          leaves[leaf].begin, leaves[leaf].end,
+          [&](std::uint32_t first, const TriangleGroup& group) {
+            for (int lane = 0; lane < group.count; ++lane) {
+              const Triangle t = group.triangle(lane);
+              slots[first + std::uint32_t(lane)] = {t, t.bounds(), detail::FloatPlane::of(t)};
+            }
+          });
+    }
   });
-  return ready;
+  return slots;
 }
 
 /// One side of the descent: a BVH and the transform of its triangles and boxes (null for
 /// none), with the mapped child boxes of each wide node this thread has reached so far.
 class Side {
  public:
-  Side(const Bvh& bvh, const Transform* transform) : bvh_(bvh), transform_(transform) {}
+  /// `keep`: keep the boxes of every node reached even untransformed (a self query meets
+  /// each node many times).
+  Side(const Bvh& bvh, const Transform* transform, bool keep = false)
+      : bvh_(bvh), transform_(transform), keep_(keep || transform != nullptr) {}
 
   [[nodiscard]] const Bvh& bvh() const noexcept { return bvh_; }
 
@@ -84,11 +108,11 @@ class Side {
 
   /// The decoded child boxes of wide node `index`, clipped to the root's box (a decoded box
   /// may reach +inf where a node spans the whole float range, and the exact leaf tests take
-  /// these boxes) and mapped. Valid until the next call for an untransformed side (decoded
-  /// each time), for as long as the side lives for a transformed one (kept per node, as the
+  /// these boxes) and mapped. Valid until the next call for a side that does not keep them
+  /// (decoded each time), until the next new node's for one that does (kept per node, as the
   /// descent meets a node many times).
   [[nodiscard]] const ChildBoxes& boxes(std::uint32_t index) {
-    if (transform_ == nullptr) {
+    if (!keep_) {
       decoded_ = clipped_boxes(index);
       return decoded_;
     }
@@ -97,7 +121,8 @@ class Side {
     if (at == unset) {
       at = static_cast<std::uint32_t>(mapped_boxes_.size());
       ChildBoxes boxes = clipped_boxes(index);
-      for (unsigned used = bvh_.wide[index].used_mask(); used != 0; used &= used - 1) {
+      for (unsigned used = transform_ != nullptr ? bvh_.wide[index].used_mask() : 0u; used != 0;
+           used &= used - 1) {
         const int i = std::countr_zero(used);
         boxes.set(i, mapped(boxes.child_bounds(i)));
       }
@@ -129,6 +154,7 @@ class Side {
 
   const Bvh& bvh_;
   const Transform* transform_;
+  bool keep_;
   ChildBoxes decoded_{};
   std::vector<std::uint32_t> mapped_index_;
   std::vector<ChildBoxes> mapped_boxes_;
@@ -139,13 +165,13 @@ class Side {
 /// per thread.
 class PairFinder {
  public:
-  /// `ready`: for a self query, every slot made `Ready` (`ready_slots`); null otherwise.
-  PairFinder(const Bvh& first, const Bvh& second, const Transform* transform, const Ready* ready,
+  /// `slots`: for a self query, every slot of `first` (`self_slots`); null otherwise.
+  PairFinder(const Bvh& first, const Bvh& second, const Transform* transform, const SelfSlot* slots,
              detail::PairCallback callback, void* context)
-      : first_(first, nullptr),
+      : first_(first, nullptr, slots != nullptr),
         second_(second, transform),
-        ready_(ready),
-        self_(ready != nullptr),
+        slots_(slots),
+        self_(slots != nullptr),
         callback_(callback),
         context_(context) {}
 
@@ -295,36 +321,64 @@ class PairFinder {
     return true;
   }
 
-  /// Two different leaves of one mesh: their pairs whose bounds overlap, by the self rule.
-  /// (No plane culling: neighbouring leaves of a mesh share vertices, so it rarely culls.)
+  /// Two different leaves of one mesh: each slot of x whose bounds reach y's box against y's
+  /// groups, by the self rule. (No plane culling: neighbouring leaves of a mesh share vertices,
+  /// so it rarely culls.)
   bool test_self_leaves(const NodeRef& x, const NodeRef& y) {
     for (std::uint32_t i = x.begin; i < x.end; ++i) {
-      if (!ready_[i].bounds.overlaps(y.box)) continue;
-      for (std::uint32_t j = y.begin; j < y.end; ++j)
-        if (ready_[i].bounds.overlaps(ready_[j].bounds) && meet(ready_[i], ready_[j]) &&
-            !report(first_.bvh().ids[i], first_.bvh().ids[j]))
-          return false;
+      if (!slots_[i].bounds.overlaps(y.box)) continue;
+      const bool go_on = first_.bvh().triangles.for_each_group(
+          y.begin, y.end, [&](std::uint32_t first, const TriangleGroup& group) {
+            return test_group(i, first, group, group.lane_mask());
+          });
+      if (!go_on) return false;
     }
     return true;
   }
 
   /// Every pair i < j of one leaf's slots, by the self rule.
   bool test_same_leaf(const NodeRef& x) {
-    for (std::uint32_t i = x.begin; i < x.end; ++i)
-      for (std::uint32_t j = i + 1; j < x.end; ++j)
-        if (ready_[i].bounds.overlaps(ready_[j].bounds) && meet(ready_[i], ready_[j]) &&
-            !report(first_.bvh().ids[i], first_.bvh().ids[j]))
-          return false;
+    for (std::uint32_t i = x.begin; i + 1 < x.end; ++i) {
+      const bool go_on = first_.bvh().triangles.for_each_group(
+          x.begin, x.end, [&](std::uint32_t first, const TriangleGroup& group) {
+            // Lanes of slots after i only (none in a group that ends at i or before).
+            const std::uint32_t skip = first > i ? 0 : i + 1 - first;
+            const unsigned later = skip >= 4 ? 0u : 0xfu << skip;
+            return test_group(i, first, group, group.lane_mask() & later);
+          });
+      if (!go_on) return false;
+    }
     return true;
   }
 
-  /// The self-overlap rule on two ready triangles.
-  [[nodiscard]] static bool meet(const Ready& s, const Ready& t) {
-    return detail::meet_beyond_shared(s.triangle, t.triangle, s.normal, t.normal);
+  /// Slot i against the `lanes` of the group of slots from `first`, by the self rule: lanes
+  /// whose bounds miss i's out, then the four-lane filter (`LaneVerdicts`, which decides most
+  /// neighbours of a mesh, most of the rest down to two orientations), then the exact rule on
+  /// each lane left.
+  bool test_group(std::uint32_t i, std::uint32_t first, const TriangleGroup& group,
+                  unsigned lanes) {
+    if (lanes == 0) return true;
+    const SelfSlot& s = slots_[i];
+    lanes &= ~detail::box_apart_lanes(s.bounds, group);
+    if (lanes == 0) return true;
+    const detail::LaneVerdicts verdicts =
+        detail::LaneVerdicts::of(s.triangle, s.plane, group, lanes);
+    for (lanes &= ~verdicts.apart; lanes != 0; lanes &= lanes - 1) {
+      const int lane = std::countr_zero(lanes);
+      const std::uint32_t j = first + static_cast<std::uint32_t>(lane);
+      const Triangle& t = slots_[j].triangle;
+      const bool meets =
+          (verdicts.straddling >> lane & 1u) != 0
+              ? detail::lane_straddling_meet(s.triangle, t, verdicts, lane)
+              : !detail::lane_projected_apart(s.triangle, s.plane, t, verdicts, lane) &&
+                    intersects_beyond_shared_vertices(s.triangle, t);
+      if (meets && !report(first_.bvh().ids[i], first_.bvh().ids[j])) return false;
+    }
+    return true;
   }
 
   Side first_, second_;
-  const Ready* ready_;
+  const SelfSlot* slots_;
   bool self_;
   detail::PairCallback callback_;
   void* context_;
@@ -337,9 +391,9 @@ class PairFinder {
 bool visit_pairs(const Bvh& first, const Bvh& second, const Transform* transform, bool self,
                  detail::PairCallback callback, void* context) {
   if (first.empty() || second.empty()) return true;
-  std::vector<Ready> ready;
-  if (self) tbb::task_arena(1).execute([&] { ready = ready_slots(first); });
-  return PairFinder(first, second, transform, self ? ready.data() : nullptr, callback, context)
+  std::vector<SelfSlot> slots;
+  if (self) tbb::task_arena(1).execute([&] { slots = self_slots(first); });
+  return PairFinder(first, second, transform, self ? slots.data() : nullptr, callback, context)
       .descend_all();
 }
 
@@ -367,10 +421,10 @@ std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
   const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
                                            : static_cast<int>(options.threads);
   tbb::task_arena arena(threads);
-  std::vector<Ready> ready;
-  if (self) arena.execute([&] { ready = ready_slots(first); });
+  std::vector<SelfSlot> slots;
+  if (self) arena.execute([&] { slots = self_slots(first); });
   const auto make_finder = [&] {
-    return PairFinder(first, second, transform, self ? ready.data() : nullptr, nullptr, nullptr);
+    return PairFinder(first, second, transform, self ? slots.data() : nullptr, nullptr, nullptr);
   };
   std::vector<TrianglePair> pairs;
   if (threads == 1) {

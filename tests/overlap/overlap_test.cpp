@@ -228,6 +228,30 @@ TEST_CASE("self intersections equal brute force", "[bvh][overlap]") {
   require_self_match(pushed);
 }
 
+TEST_CASE("self intersections equal brute force on subdivided meshes (flat neighbours)",
+          "[bvh][overlap]") {
+  // Split twice 1-to-4 at rounded midpoints: most neighbours nearly coplanar, fans with edges
+  // in line, the case the plane sides cannot decide in float.
+  const Scene sphere = scenes::cube_sphere("cube_sphere", 4);  // indexed, 192 triangles
+  const Scene twice = scenes::subdivided(scenes::subdivided(sphere, "once"), "twice");
+  require_self_match(twice);
+  // A vertex pushed through the far side: flat fans crossing flat fans.
+  const Vec3 pole = twice.positions[0];
+  require_self_match(moved_vertex(twice, pole, -1.3f * pole));
+  // Exactly flat: a subdivided square (every triangle in z = 0), and one folded onto itself.
+  const Scene square{
+      "square", {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)}, {0, 1, 2, 0, 2, 3}};
+  const Scene flat = scenes::subdivided(scenes::subdivided(square, "once"), "twice");
+  CHECK(self_intersections(build(flat.soup())).empty());
+  require_self_match(flat);
+  // Leaves of up to 64 triangles: a leaf's pairs span many groups of four.
+  BuildOptions big_leaves;
+  big_leaves.max_leaf_size = 64;
+  const Scene folded = moved_vertex(twice, pole, 0.2f * pole);
+  CHECK(self_intersections(build(folded.soup(), big_leaves)) == brute_force_self(folded));
+  require_self_match(moved_vertex(flat, Vec3(0.5f, 0.5f, 0), Vec3(1.25f, 0.5f, 0)));
+}
+
 TEST_CASE("self intersections: folds and coplanar overlaps across an edge", "[bvh][overlap]") {
   const Vec3 a(0, 0, 0), b(4, 0, 0), c(0, 4, 0);
   // A crease and a flat quad: nothing. The second triangle folded flat back onto the first,

@@ -44,14 +44,20 @@ struct TwoVertices {
          (b != v && segment_meets(b, b, other, other_normal));
 }
 
-/// True when the triangle `s` has both `p` and `q` strictly on one side of its plane (so it is
-/// a proper triangle):
-/// then a triangle with a vertex in that plane and the other two at p and q meets the plane,
-/// and so `s`, only at that vertex. Decided in double first (`normal` is s's normal there).
-[[nodiscard]] inline bool strictly_one_side(const Triangle& s, const ApproximateNormal& normal,
-                                            const Vec3& p, const Vec3& q) {
-  const int side_p = normal.side(s, p);
-  return side_p != 0 && side_p == normal.side(s, q);
+/// One shared position v of s = conv{v, a1, a2} and t = conv{v, b1, b2}, with b1 and b2
+/// strictly on opposite sides of the plane of s and a1 and a2 strictly on opposite sides of
+/// the plane of t: do they meet anywhere but at v? Then the planes differ and meet in a line L
+/// through v, s meets L in a segment [v, p] with p on (a1, a2), t in [v, q] with q on (b1,
+/// b2); they meet off v exactly when p and q lie on one side of v along L. The plane H through
+/// v, a1 and b1 meets L only at v (containing L and a1 it would be the plane of s, yet b1 is
+/// off it), and p, q lie on H's side of a2 and of b2 (a1 and b1 are on H): two orientations
+/// decide, as in the interval test of Guigue & Devillers ("Fast and Robust Triangle-Triangle
+/// Overlap Test Using Orientation Predicates", 2003), here with the shared vertex as one end of
+/// both intervals.
+[[nodiscard]] inline bool straddling_meet_off_vertex(const Vec3& v, const TwoVertices& s_rest,
+                                                     const TwoVertices& t_rest) {
+  const Vec3 &a1 = s_rest.first, &b1 = t_rest.first;
+  return orientation(v, a1, b1, s_rest.second) == orientation(v, a1, b1, t_rest.second);
 }
 
 /// One shared position v: do the triangles meet anywhere but at v? `s_rest` and `t_rest` are
@@ -63,9 +69,13 @@ struct TwoVertices {
                                                  const ApproximateNormal& s_normal,
                                                  const ApproximateNormal& t_normal) {
   // The usual case: one triangle's other vertices strictly on one side of the other's plane
-  // (a point off a plane makes the triangle spanning it proper).
-  if (strictly_one_side(s, s_normal, t_rest.first, t_rest.second)) return false;
-  if (strictly_one_side(t, t_normal, s_rest.first, s_rest.second)) return false;
+  // (a point off a plane makes the triangle spanning it proper). Then t meets the plane of s,
+  // and so s, only at v (or the same with s and t swapped).
+  const int b1 = s_normal.side(s, t_rest.first), b2 = s_normal.side(s, t_rest.second);
+  if (b1 != 0 && b1 == b2) return false;
+  const int a1 = t_normal.side(t, s_rest.first), a2 = t_normal.side(t, s_rest.second);
+  if (a1 != 0 && a1 == a2) return false;
+  if (b1 * b2 < 0 && a1 * a2 < 0) return straddling_meet_off_vertex(v, s_rest, t_rest);
   return far_part_meets(v, s_rest, t, t_normal) || far_part_meets(v, t_rest, s, s_normal);
 }
 
