@@ -24,5 +24,7 @@ void bind_overlap(py::module_& module, MeshClass& mesh);
 void bind_nearest(py::module_& module, MeshClass& mesh);
 /// The `Broadphase` class (broadphase_binding.cpp).
 void bind_broadphase(py::module_& module);
+/// `_cpp_seconds`, the C++ side of the overhead benchmark (bench_binding.cpp).
+void bind_bench(py::module_& module);
 
 }  // namespace trisect::python

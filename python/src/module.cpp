@@ -20,4 +20,5 @@ PYBIND11_MODULE(_trisect, module) {
   bind_overlap(module, mesh);
   bind_nearest(module, mesh);
   bind_broadphase(module);
+  bind_bench(module);
 }

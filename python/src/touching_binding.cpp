@@ -6,7 +6,12 @@
 #include <trisect/bvh/batch.hpp>
 #include <trisect/math/validate.hpp>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -22,17 +27,20 @@ struct Flattened {
   std::vector<std::int64_t> offsets;
 };
 
+// Offsets serially (a prefix sum), then the ids copied in parallel: a batch of small answers
+// spends as long here as in a serial copy's memory traffic otherwise.
 Flattened flatten(const std::vector<std::vector<TriangleId>>& answers) {
   Flattened flat;
-  flat.offsets.reserve(answers.size() + 1);
-  flat.offsets.push_back(0);
-  std::size_t total = 0;
-  for (const auto& answer : answers) total += answer.size();
-  flat.ids.reserve(total);
-  for (const auto& answer : answers) {
-    flat.ids.insert(flat.ids.end(), answer.begin(), answer.end());
-    flat.offsets.push_back(static_cast<std::int64_t>(flat.ids.size()));
-  }
+  flat.offsets.resize(answers.size() + 1);
+  flat.offsets[0] = 0;
+  for (std::size_t i = 0; i < answers.size(); ++i)
+    flat.offsets[i + 1] = flat.offsets[i] + static_cast<std::int64_t>(answers[i].size());
+  flat.ids.resize(static_cast<std::size_t>(flat.offsets.back()));
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, answers.size()), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i)
+      std::copy(answers[i].begin(), answers[i].end(),
+                flat.ids.begin() + static_cast<std::ptrdiff_t>(flat.offsets[i]));
+  });
   return flat;
 }
 

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""How examples/python/check_parts.py scales with Dask workers on this machine.
+
+    PYTHONPATH=build/release/python python3 bench/python/dask_scaling.py [--copies 3] [--runs 3]
+
+Writes a folder of parts in a temporary directory (each shared mesh subdivided once by 1-to-4
+midpoint subdivision, --copies times: 21 meshes from the 7 shared ones, 475k triangles in all),
+then checks it with a LocalCluster of 1 worker and of 2 workers (one thread each), --runs
+times alternately, and prints the time of the checks (the cluster's start left out) and the
+speed-up: the best 1-worker time over the best 2-worker time.
+"""
+
+import argparse
+import pathlib
+import sys
+import tempfile
+
+import numpy as np
+
+import trisect
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1] / "examples" / "python"))
+sys.path.insert(0, str(HERE))
+import check_parts  # noqa: E402
+from bench_module import MESH_DIR, subdivided  # noqa: E402
+
+
+def write_obj(path, vertices, faces):
+    with open(path, "w") as out:
+        np.savetxt(out, vertices, fmt="v %.9g %.9g %.9g")
+        np.savetxt(out, faces + 1, fmt="f %d %d %d")
+
+
+def make_parts(folder, copies):
+    total = 0
+    for source in sorted(MESH_DIR.glob("*.obj")):
+        mesh = trisect.load(source)
+        vertices, faces = subdivided(np.array(mesh.vertices), np.array(mesh.faces).astype(np.int64))
+        for copy in range(copies):
+            write_obj(folder / f"{source.stem}_{copy}.obj", vertices, faces)
+            total += len(faces)
+    return total
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--copies", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--layers", type=int, default=8)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        triangles = make_parts(pathlib.Path(folder), args.copies)
+        count = len(check_parts.mesh_files(folder))
+        print(f"{count} meshes, {triangles} triangles", flush=True)
+        seconds = {1: [], 2: []}
+        rows = {}
+        for _ in range(args.runs):
+            for workers in (1, 2):
+                timing = {}
+                rows[workers] = check_parts.check_folder(folder, args.layers, None, workers, timing)
+                seconds[workers].append(timing["checks"])
+                print(f"  {workers} worker(s): checks {timing['checks']:.2f} s", flush=True)
+        assert rows[1] == rows[2], "the answers depend on the number of workers"
+        print(f"speed-up of 2 workers over 1: {min(seconds[1]) / min(seconds[2]):.2f} "
+              f"(best {min(seconds[1]):.2f} s / {min(seconds[2]):.2f} s)")
+
+
+if __name__ == "__main__":
+    main()
