@@ -11,6 +11,7 @@ speed-up: the best 1-worker time over the best 2-worker time.
 """
 
 import argparse
+import os
 import pathlib
 import sys
 import tempfile
@@ -20,8 +21,12 @@ import numpy as np
 import trisect
 
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1] / "examples" / "python"))
+EXAMPLE_DIR = HERE.parents[1] / "examples" / "python"
+sys.path.insert(0, str(EXAMPLE_DIR))
 sys.path.insert(0, str(HERE))
+# The workers are new processes: they find check_parts (whose function the tasks name) by the
+# environment's path.
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(EXAMPLE_DIR), os.environ.get("PYTHONPATH")]))
 import check_parts  # noqa: E402
 from bench_module import MESH_DIR, subdivided  # noqa: E402
 
