@@ -6,6 +6,7 @@
 #include <trisect/nearest/closest_point.hpp>
 #include <trisect/nearest/inside.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -48,13 +49,16 @@ py::tuple closest_binding(const PyMesh& mesh, py::handle points, float max_dista
 
 py::array inside_binding(const PyMesh& mesh, py::handle points, int threads) {
   const FloatArray rows = float_rows(points, 3, "points");
-  std::vector<std::uint8_t> sides(row_count(rows));
-  run_released(threads, [&] {
+  std::vector<std::uint8_t> codes = run_released(threads, [&] {
     mesh.require_closed();
-    sides_of(mesh.bvh(), as_points(rows),
-             std::span<PointSide>(reinterpret_cast<PointSide*>(sides.data()), sides.size()));
+    std::vector<PointSide> sides(row_count(rows));
+    sides_of(mesh.bvh(), as_points(rows), sides);
+    std::vector<std::uint8_t> values(sides.size());
+    std::transform(sides.begin(), sides.end(), values.begin(),
+                   [](PointSide side) { return static_cast<std::uint8_t>(side); });
+    return values;
   });
-  return to_numpy(std::move(sides));
+  return to_numpy(std::move(codes));
 }
 
 py::array signed_distance_binding(const PyMesh& mesh, py::handle points, int threads) {
@@ -82,7 +86,6 @@ py::array signed_distance_binding(const PyMesh& mesh, py::handle points, int thr
 }  // namespace
 
 void bind_nearest(py::module_& module, MeshClass& mesh) {
-  static_assert(sizeof(PointSide) == sizeof(std::uint8_t));
   module.attr("OUTSIDE") = static_cast<int>(PointSide::outside);
   module.attr("INSIDE") = static_cast<int>(PointSide::inside);
   module.attr("SURFACE") = static_cast<int>(PointSide::surface);
