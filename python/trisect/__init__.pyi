@@ -1,7 +1,7 @@
 """Type stubs of the trisect module (see docs/python.md for the contract)."""
 
 from os import PathLike
-from typing import Any, Optional, Union, overload
+from typing import Any, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -50,28 +50,25 @@ class Mesh:
     def is_closed(self) -> bool:
         """Every welded edge used by an even number of non-zero-area triangles."""
     def __len__(self) -> int: ...
-    @overload
-    def boxes(self, boxes: ArrayLike, *, threads: int = 0) -> tuple[Int64Array, Int64Array]:
+    def boxes(
+        self, boxes: ArrayLike, *, threads: int = 0
+    ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
         """(k, 6) closed boxes (x0, y0, z0, x1, y1, z1): (ids, offsets) in CSR form; one
         (6,) box: its ascending ids."""
-    @overload
-    def boxes(self, boxes: ArrayLike, *, threads: int = 0) -> Int64Array: ...
-    @overload
-    def planes(self, planes: ArrayLike, *, threads: int = 0) -> tuple[Int64Array, Int64Array]:
+    def planes(
+        self, planes: ArrayLike, *, threads: int = 0
+    ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
         """(k, 4) planes (nx, ny, nz, d), the set n.x = d; as boxes."""
-    @overload
-    def planes(self, planes: ArrayLike, *, threads: int = 0) -> Int64Array: ...
-    @overload
-    def spheres(self, spheres: ArrayLike, *, threads: int = 0) -> tuple[Int64Array, Int64Array]:
+    def spheres(
+        self, spheres: ArrayLike, *, threads: int = 0
+    ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
         """(k, 4) closed balls (cx, cy, cz, r), r >= 0; as boxes."""
-    @overload
-    def spheres(self, spheres: ArrayLike, *, threads: int = 0) -> Int64Array: ...
     def rays(
         self,
         origins: ArrayLike,
         directions: ArrayLike,
         t_min: ArrayLike = 0.0,
-        t_max: ArrayLike = float("inf"),
+        t_max: ArrayLike = ...,
         *,
         threads: int = 0,
     ) -> tuple[Float64Array, Int64Array, Float32Array, Float32Array]:
@@ -81,7 +78,7 @@ class Mesh:
         origins: ArrayLike,
         directions: ArrayLike,
         t_min: ArrayLike = 0.0,
-        t_max: ArrayLike = float("inf"),
+        t_max: ArrayLike = ...,
         *,
         threads: int = 0,
     ) -> npt.NDArray[np.bool_]: ...
@@ -92,7 +89,7 @@ class Mesh:
     def self_intersections(self, *, threads: int = 0) -> Int64Array:
         """(k, 2) pairs i < j meeting outside their shared vertex positions."""
     def closest_points(
-        self, points: ArrayLike, max_distance: float = float("inf"), *, threads: int = 0
+        self, points: ArrayLike, max_distance: float = ..., *, threads: int = 0
     ) -> tuple[Float64Array, Int64Array, Float32Array]:
         """(distance, ids, points): inf, -1, NaN where no triangle is within max_distance."""
     def inside(self, points: ArrayLike, *, threads: int = 0) -> npt.NDArray[np.uint8]:
