@@ -14,7 +14,8 @@
 namespace trisect::python {
 namespace {
 
-// A mesh file's arrays, handed over to numpy without copying.
+// A mesh file as a mesh: its indices handed over to numpy as they are, its positions laid out as
+// an (n, 3) float32 array.
 std::unique_ptr<PyMesh> load(const std::filesystem::path& path, int threads) {
   check_threads(threads);
   Mesh loaded = run_released(1, [&] { return load_mesh(path); });
