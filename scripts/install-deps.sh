@@ -19,12 +19,15 @@ packages=(
   libembree-dev libtbb-dev    # test oracle and benchmark peer
   clang-format                # formatting check
   clang libclang-rt-14-dev    # libFuzzer targets (scripts/fuzz.sh)
+  pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
+  python3-dask python3-distributed  # the Dask example (examples/python) and its test
 )
 
 optional_packages=(
   libcgal-dev                 # benchmarks only: the CGAL peers of plane_query and overlap
   libbullet-dev               # benchmarks only: btDbvtBroadphase, the peer of broadphase
   libfcl-dev                  # benchmarks only: the FCL peer of overlap
+  python3-open3d              # benchmarks only: Open3D's RaycastingScene, the Python peer
 )
 
 is_installed() {

@@ -1,0 +1,123 @@
+// The `Broadphase` class: a thin layer over trisect::Broadphase, batched per call.
+
+#include "bindings.hpp"
+
+#include <trisect/broadphase/broadphase.hpp>
+#include <trisect/math/validate.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace trisect::python {
+namespace {
+
+// Checked (k, 6) boxes, corners in any order; the whole batch before any change.
+std::vector<Aabb> boxes_argument(py::handle boxes) {
+  const FloatArray rows = float_rows(boxes, 6, "boxes");
+  std::vector<Aabb> result;
+  result.reserve(row_count(rows));
+  for (std::size_t i = 0; i < row_count(rows); ++i) {
+    const float* r = row(rows, i);
+    for (int k = 0; k < 6; ++k)
+      if (!std::isfinite(r[k]))
+        throw py::value_error("boxes: box " + std::to_string(i) + " is not finite");
+    result.push_back(Aabb::from_corners(Vec3(r[0], r[1], r[2]), Vec3(r[3], r[4], r[5])));
+  }
+  return result;
+}
+
+// Checked live proxy ids.
+std::vector<ProxyId> ids_argument(const Broadphase& broadphase, py::handle ids) {
+  const auto given =
+      py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(ids);
+  if (!given || given.ndim() != 1) {
+    PyErr_Clear();
+    throw py::value_error("ids: expected a (k,) array of proxy ids");
+  }
+  std::vector<ProxyId> result;
+  for (py::ssize_t i = 0; i < given.size(); ++i) {
+    const std::int64_t id = given.data()[i];
+    if (id < 0 || id > UINT32_MAX || !broadphase.is_proxy(static_cast<ProxyId>(id)))
+      throw py::value_error("ids: " + std::to_string(id) + " is not a live proxy");
+    result.push_back(static_cast<ProxyId>(id));
+  }
+  return result;
+}
+
+py::array create(Broadphase& broadphase, py::handle boxes, bool is_static) {
+  const std::vector<Aabb> checked = boxes_argument(boxes);
+  const Layer layer = is_static ? Layer::static_layer : Layer::dynamic_layer;
+  std::vector<std::int64_t> ids;
+  ids.reserve(checked.size());
+  for (const Aabb& box : checked) ids.push_back(broadphase.create_proxy(box, layer));
+  return to_numpy(std::move(ids));
+}
+
+void move(Broadphase& broadphase, py::handle ids, py::handle boxes) {
+  const std::vector<ProxyId> moved = ids_argument(broadphase, ids);
+  const std::vector<Aabb> checked = boxes_argument(boxes);
+  if (moved.size() != checked.size())
+    throw py::value_error("boxes: expected one per id (" + std::to_string(moved.size()) + ")");
+  for (std::size_t i = 0; i < moved.size(); ++i) broadphase.move_proxy(moved[i], checked[i]);
+}
+
+void destroy(Broadphase& broadphase, py::handle ids) {
+  std::vector<ProxyId> doomed = ids_argument(broadphase, ids);
+  std::sort(doomed.begin(), doomed.end());
+  if (std::adjacent_find(doomed.begin(), doomed.end()) != doomed.end())
+    throw py::value_error("ids: an id is given twice");
+  for (const ProxyId id : doomed) broadphase.destroy_proxy(id);
+}
+
+py::array proxy_pairs(const std::vector<ProxyPair>& pairs) {
+  return pairs_to_numpy(pairs, &ProxyPair::first, &ProxyPair::second);
+}
+
+}  // namespace
+
+void bind_broadphase(py::module_& module) {
+  py::class_<Broadphase>(module, "Broadphase",
+                         "Pair finding for moving boxes, frame after frame: create/move/destroy "
+                         "proxies, then update() reports the pairs whose boxes (closed: touching "
+                         "counts) began or stopped overlapping since the previous update.")
+      .def(py::init([](float margin) {
+             FatBoxOptions options;
+             options.margin = margin;
+             return std::make_unique<Broadphase>(options);
+           }),
+           py::arg("margin") = FatBoxOptions{}.margin,
+           "An empty broadphase; `margin` grows the trees' fat boxes on every side (speed only: "
+           "answers are for the boxes given).")
+      .def("create", &create, py::arg("boxes"), py::kw_only(), py::arg("static") = false,
+           "Adds one proxy per (k, 6) box (x0, y0, z0, x1, y1, z1, corners in any order) and "
+           "returns their ids (int64). Static proxies never pair with each other. Ids of proxies "
+           "destroyed before the last update are reused. ValueError (nothing added) for a box "
+           "that is not finite.")
+      .def("move", &move, py::arg("ids"), py::arg("boxes"),
+           "Gives each proxy ids[i] its new box boxes[i]. ValueError (nothing changed) for an id "
+           "that is not a live proxy or a bad box.")
+      .def("destroy", &destroy, py::arg("ids"),
+           "Removes the proxies; their pairs are reported as ended by the next update. "
+           "ValueError (nothing removed) for an id that is not live or is given twice.")
+      .def(
+          "update",
+          [](Broadphase& self) {
+            {
+              py::gil_scoped_release release;
+              self.update_pairs();
+            }
+            return py::make_tuple(proxy_pairs(self.began()), proxy_pairs(self.ended()));
+          },
+          "Ends the frame: (began, ended), (k, 2) int64 arrays of proxy id pairs (smaller id "
+          "first, ascending) whose boxes began / stopped overlapping since the last update.")
+      .def_property_readonly(
+          "pairs", [](const Broadphase& self) { return proxy_pairs(self.pairs()); },
+          "Every pair overlapping as of the last update, (k, 2) int64, ascending.")
+      .def("__len__", &Broadphase::size, "Number of live proxies.");
+}
+
+}  // namespace trisect::python

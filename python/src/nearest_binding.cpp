@@ -1,0 +1,113 @@
+// `Mesh.closest_points`, `Mesh.inside` and `Mesh.signed_distance`.
+
+#include "bindings.hpp"
+#include "released.hpp"
+
+#include <trisect/nearest/closest_point.hpp>
+#include <trisect/nearest/inside.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace trisect::python {
+namespace {
+
+// Closest points as arrays: distance (inf when none counts), ids (-1), points (NaN).
+struct ClosestArrays {
+  std::vector<double> distance;
+  std::vector<std::int64_t> ids;
+  std::vector<float> points;
+};
+
+ClosestArrays closest(const Bvh& bvh, std::span<const Vec3> points, float max_distance) {
+  std::vector<std::optional<ClosestPoint>> answers(points.size());
+  closest_points(bvh, points, answers, max_distance);
+  ClosestArrays out{std::vector<double>(points.size(), std::numeric_limits<double>::infinity()),
+                    std::vector<std::int64_t>(points.size(), -1),
+                    std::vector<float>(3 * points.size(), std::numeric_limits<float>::quiet_NaN())};
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    if (!answers[i]) continue;
+    out.distance[i] = answers[i]->distance;
+    out.ids[i] = answers[i]->id;
+    for (std::size_t axis = 0; axis < 3; ++axis)
+      out.points[3 * i + axis] = answers[i]->point[static_cast<int>(axis)];
+  }
+  return out;
+}
+
+py::tuple closest_binding(const PyMesh& mesh, py::handle points, float max_distance, int threads) {
+  const FloatArray rows = float_rows(points, 3, "points");
+  ClosestArrays out =
+      run_released(threads, [&] { return closest(mesh.bvh(), as_points(rows), max_distance); });
+  const auto count = static_cast<py::ssize_t>(row_count(rows));
+  return py::make_tuple(to_numpy(std::move(out.distance)), to_numpy(std::move(out.ids)),
+                        to_numpy(std::move(out.points), {count, 3}));
+}
+
+py::array inside_binding(const PyMesh& mesh, py::handle points, int threads) {
+  const FloatArray rows = float_rows(points, 3, "points");
+  std::vector<std::uint8_t> codes = run_released(threads, [&] {
+    mesh.require_closed();
+    std::vector<PointSide> sides(row_count(rows));
+    sides_of(mesh.bvh(), as_points(rows), sides);
+    std::vector<std::uint8_t> values(sides.size());
+    std::transform(sides.begin(), sides.end(), values.begin(),
+                   [](PointSide side) { return static_cast<std::uint8_t>(side); });
+    return values;
+  });
+  return to_numpy(std::move(codes));
+}
+
+py::array signed_distance_binding(const PyMesh& mesh, py::handle points, int threads) {
+  const FloatArray rows = float_rows(points, 3, "points");
+  const std::span<const Vec3> queries = as_points(rows);
+  std::vector<double> distances(queries.size());
+  run_released(threads, [&] {
+    mesh.require_closed();
+    // signed_distance(bvh, point) is the closest distance signed by side_of: both batched.
+    std::vector<PointSide> sides(queries.size());
+    sides_of(mesh.bvh(), queries, sides);
+    std::vector<std::optional<ClosestPoint>> nearest(queries.size());
+    closest_points(mesh.bvh(), queries, nearest);
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      const double unsigned_distance =
+          nearest[i] ? nearest[i]->distance : std::numeric_limits<double>::infinity();
+      distances[i] = sides[i] == PointSide::surface  ? 0.0
+                     : sides[i] == PointSide::inside ? -unsigned_distance
+                                                     : unsigned_distance;
+    }
+  });
+  return to_numpy(std::move(distances));
+}
+
+}  // namespace
+
+void bind_nearest(py::module_& module, MeshClass& mesh) {
+  module.attr("OUTSIDE") = static_cast<int>(PointSide::outside);
+  module.attr("INSIDE") = static_cast<int>(PointSide::inside);
+  module.attr("SURFACE") = static_cast<int>(PointSide::surface);
+  mesh.def("closest_points", &closest_binding, py::arg("points"),
+           py::arg("max_distance") = std::numeric_limits<float>::infinity(), py::kw_only(),
+           py::arg("threads") = 0,
+           "For each (k, 3) point: (distance, ids, points). ids[i] (int64) is the smallest id "
+           "among the triangles at the smallest exact distance, counting only those within "
+           "max_distance (-1 when none); distance (float64) to within a relative 2^-24, exactly 0 "
+           "on the triangle (inf when none); points (k, 3) float32 the nearest point of that "
+           "triangle (NaN when none). ValueError for a non-finite point or a negative or NaN "
+           "max_distance.");
+  mesh.def("inside", &inside_binding, py::arg("points"), py::kw_only(), py::arg("threads") = 0,
+           "For each (k, 3) point, uint8: SURFACE (2) on a triangle, else INSIDE (1) or OUTSIDE "
+           "(0) by the even-odd rule, decided exactly. ValueError when the mesh is not closed "
+           "(vertices welded by exact position, zero-area triangles left out, some edge used by "
+           "an odd number of triangles; the message names one) or a point is not finite.");
+  mesh.def("signed_distance", &signed_distance_binding, py::arg("points"), py::kw_only(),
+           py::arg("threads") = 0,
+           "For each (k, 3) point, float64: the distance to the mesh (as closest_points), "
+           "negative inside, 0 on the surface, inf for an empty mesh. The mesh must be closed "
+           "(ValueError otherwise, as for inside).");
+}
+
+}  // namespace trisect::python

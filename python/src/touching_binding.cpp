@@ -1,0 +1,112 @@
+// `Mesh.boxes`, `Mesh.planes`, `Mesh.spheres`: the triangles touching each shape, as CSR arrays.
+
+#include "bindings.hpp"
+#include "released.hpp"
+
+#include <trisect/bvh/batch.hpp>
+#include <trisect/math/validate.hpp>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace trisect::python {
+namespace {
+
+// The answers of a batch flattened: ids one after the other, offsets[i] .. offsets[i + 1]
+// those of query i.
+struct Flattened {
+  std::vector<std::int64_t> ids;
+  std::vector<std::int64_t> offsets;
+};
+
+// Offsets serially (a prefix sum), then the ids copied in parallel: a batch of small answers
+// spends as long here as in a serial copy's memory traffic otherwise.
+Flattened flatten(const std::vector<std::vector<TriangleId>>& answers) {
+  Flattened flat;
+  flat.offsets.resize(answers.size() + 1);
+  flat.offsets[0] = 0;
+  for (std::size_t i = 0; i < answers.size(); ++i)
+    flat.offsets[i + 1] = flat.offsets[i] + static_cast<std::int64_t>(answers[i].size());
+  flat.ids.resize(static_cast<std::size_t>(flat.offsets.back()));
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, answers.size()), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i)
+      std::copy(answers[i].begin(), answers[i].end(),
+                flat.ids.begin() + static_cast<std::ptrdiff_t>(flat.offsets[i]));
+  });
+  return flat;
+}
+
+Aabb box_of(const float* r) {
+  return Aabb::from_corners(Vec3(r[0], r[1], r[2]), Vec3(r[3], r[4], r[5]));
+}
+Plane plane_of(const float* r) { return {Vec3(r[0], r[1], r[2]), r[3]}; }
+Sphere sphere_of(const float* r) { return {Vec3(r[0], r[1], r[2]), r[3]}; }
+
+// Boxes are sorted per axis before validation, which must not hide a NaN corner.
+void check_finite(const FloatArray& rows, const char* name) {
+  const float* data = rows.data();
+  for (py::ssize_t i = 0; i < rows.size(); ++i)
+    if (!std::isfinite(data[i]))
+      throw py::value_error(std::string(name) + ": query " + std::to_string(i / rows.shape(1)) +
+                            " has a coordinate that is not finite");
+}
+
+// The batch of `Shape`s in `input` ((k, columns) or one row), answered.
+template <class Shape, class Make>
+py::object touching(const PyMesh& mesh, py::handle input, py::ssize_t columns, const char* name,
+                    Make make_shape, int threads) {
+  bool single = false;
+  const FloatArray rows = float_rows(input, columns, name, true, &single);
+  if constexpr (std::is_same_v<Shape, Aabb>) check_finite(rows, name);
+  std::vector<Shape> shapes;
+  shapes.reserve(row_count(rows));
+  for (std::size_t i = 0; i < row_count(rows); ++i) shapes.push_back(make_shape(row(rows, i)));
+  Flattened flat = run_released(threads, [&] {
+    return flatten(collect_touching_batch(mesh.bvh(), std::span<const Shape>(shapes)));
+  });
+  py::array ids = to_numpy(std::move(flat.ids));
+  if (single) return ids;
+  return py::make_tuple(ids, to_numpy(std::move(flat.offsets)));
+}
+
+// Defines `Mesh.<name>` for `Shape`s given as rows of `columns` numbers.
+template <class Shape>
+void def_touching(MeshClass& mesh, const char* name, py::ssize_t columns,
+                  Shape (*make_shape)(const float*), const char* doc) {
+  mesh.def(
+      name,
+      [=](const PyMesh& self, py::handle shapes, int threads) {
+        return touching<Shape>(self, shapes, columns, name, make_shape, threads);
+      },
+      py::arg(name), py::kw_only(), py::arg("threads") = 0, doc);
+}
+
+}  // namespace
+
+void bind_touching(MeshClass& mesh) {
+  def_touching<Aabb>(
+      mesh, "boxes", 6, box_of,
+      "Triangles touching each closed box, rows (x0, y0, z0, x1, y1, z1) with the corners in "
+      "any order. For (k, 6) boxes: (ids, offsets), int64, the ascending ids of box i being "
+      "ids[offsets[i]:offsets[i + 1]]; for one box of shape (6,): its ids. ValueError for a "
+      "coordinate that is not finite.");
+  def_touching<Plane>(
+      mesh, "planes", 4, plane_of,
+      "Triangles touching each plane n.x = d, rows (nx, ny, nz, d); the normal need not be unit "
+      "length. Returns as `boxes` does. ValueError for a zero normal or a value that is not "
+      "finite.");
+  def_touching<Sphere>(
+      mesh, "spheres", 4, sphere_of,
+      "Triangles touching each closed ball, rows (cx, cy, cz, r), r >= 0. Returns as `boxes` "
+      "does. ValueError for a negative radius or a value that is not finite.");
+}
+
+}  // namespace trisect::python

@@ -1,0 +1,16 @@
+#pragma once
+// A `transform` argument: None (identity) or 12 numbers, a (3, 4) matrix [R | T].
+
+#include "array_views.hpp"
+
+#include <trisect/math/transform.hpp>
+
+namespace trisect::python {
+
+/// The transform x -> R.x + T given as None (the identity) or as 12 numbers in any shape
+/// holding them row by row (a (3, 4) [R | T] matrix or the 12 numbers of
+/// `trisect overlap --transform`), rounded to float32. Throws `py::value_error` for another
+/// count and `InvalidInput` for a number that is not finite.
+Transform transform_argument(py::handle transform);
+
+}  // namespace trisect::python

@@ -1,0 +1,98 @@
+"""Boxes, planes and spheres: against the `trisect query` command and a numpy brute force."""
+
+import numpy as np
+import pytest
+
+import trisect
+from brute_force import box_touching, plane_touching, triangles_of
+from conftest import csr_rows, number, query_cli, shared_mesh
+
+
+def random_boxes(seed, count):
+    rng = np.random.default_rng(seed)
+    corners = rng.integers(0, 8 * 16, size=(count, 2, 3)) / 8.0
+    corners[: count // 4, 1] = corners[: count // 4, 0]  # points and flat boxes too
+    return corners.reshape(count, 6)
+
+
+def random_planes(seed, count):
+    rng = np.random.default_rng(seed)
+    normals = rng.integers(-3, 4, size=(count, 3)).astype(np.float64)
+    normals[~normals.any(axis=1)] = (0, 0, 1)
+    return np.column_stack([normals, rng.integers(-60, 60, size=count) / 8.0 * 3])
+
+
+def random_spheres(seed, count):
+    rng = np.random.default_rng(seed)
+    return np.column_stack([rng.integers(0, 128, size=(count, 3)) / 8.0, rng.integers(0, 24, size=count) / 8.0])
+
+
+def cli_rows(mesh_path, kind, queries, tmp_path):
+    lines = [kind + " " + " ".join(number(x) for x in q) for q in queries]
+    return [[int(t) for t in line.split()] for line in query_cli(mesh_path, lines, tmp_path)]
+
+
+@pytest.mark.parametrize(
+    "kind, make, oracle",
+    [("box", random_boxes, box_touching), ("plane", random_planes, plane_touching)],
+)
+def test_against_brute_force_and_cli(grid, tmp_path, kind, make, oracle):
+    vertices, faces, mesh, path = grid
+    queries = make(1, 200)
+    answers = csr_rows(*getattr(mesh, {"box": "boxes", "plane": "planes"}[kind])(queries))
+    triangles = triangles_of(vertices, faces)
+    assert answers == [oracle(triangles, query) for query in queries]
+    assert answers == cli_rows(path, kind, queries, tmp_path)
+    assert sum(map(len, answers)) > 200  # the scene is not trivially empty
+
+
+def test_spheres_against_cli(grid, tmp_path):
+    _, _, mesh, path = grid
+    spheres = random_spheres(3, 200)
+    answers = csr_rows(*mesh.spheres(spheres))
+    assert answers == cli_rows(path, "sphere", spheres, tmp_path)
+    assert sum(map(len, answers)) > 100
+
+
+def test_single_query_gives_its_ids(grid):
+    vertices, faces, mesh, _ = grid
+    box = random_boxes(4, 1)[0]
+    ids = mesh.boxes(box)
+    assert ids.dtype == np.int64 and ids.tolist() == box_touching(triangles_of(vertices, faces), box)
+    assert mesh.planes([0, 0, 1, 8.0]).tolist() == plane_touching(triangles_of(vertices, faces), (0, 0, 1, 8))
+
+
+def test_real_mesh_against_cli(tmp_path):
+    path = shared_mesh("spot")
+    mesh = trisect.load(path)
+    low, high = (np.array(c) for c in mesh.info["bounds"])
+    rng = np.random.default_rng(5)
+    centres = (low + (high - low) * rng.random((100, 3))).astype(np.float32)
+    boxes = np.hstack([centres - 0.05, centres + 0.05]).astype(np.float32)
+    spheres = np.column_stack([centres, np.full(100, 0.05)]).astype(np.float32)
+    assert csr_rows(*mesh.boxes(boxes)) == cli_rows(path, "box", boxes, tmp_path)
+    assert csr_rows(*mesh.spheres(spheres)) == cli_rows(path, "sphere", spheres, tmp_path)
+
+
+def test_thread_count_does_not_change_answers(grid):
+    _, _, mesh, _ = grid
+    boxes = random_boxes(6, 300)
+    one = mesh.boxes(boxes, threads=1)
+    two = mesh.boxes(boxes, threads=2)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda m: m.boxes([[0, 0, 0, np.nan, 1, 1]]), "not finite"),
+        (lambda m: m.boxes(np.zeros((2, 5))), "shape"),
+        (lambda m: m.planes([[0, 0, 0, 1]]), "normal"),
+        (lambda m: m.spheres([[0, 0, 0, -1]]), "radius"),
+        (lambda m: m.spheres([[0, np.inf, 0, 1]]), "sphere"),
+        (lambda m: m.boxes([[0, 0, 0, 1, 1, 1]], threads=-1), "threads"),
+    ],
+)
+def test_bad_queries_raise_value_error(grid, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(grid[2])
