@@ -1,4 +1,5 @@
 #include <trisect/math/aabb.hpp>
+#include <trisect/math/validate.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -17,6 +18,19 @@ TEST_CASE("Aabb::from_corners sorts per axis", "[math][aabb]") {
   const Aabb point = Aabb::from_corners({1, 2, 3}, {1, 2, 3});
   CHECK(point.min == point.max);
   CHECK_FALSE(point.is_empty());
+}
+
+TEST_CASE("Aabb::from_corners keeps a NaN of either corner", "[math][aabb]") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const bool first : {true, false}) {
+    const Vec3 a(1, 2, 3), b(4, nan, 6);
+    const Aabb box = first ? Aabb::from_corners(b, a) : Aabb::from_corners(a, b);
+    CHECK(std::isnan(box.min.y));
+    CHECK(std::isnan(box.max.y));
+    CHECK(box.min.x == 1);
+    CHECK(box.max.z == 6);
+    CHECK_THROWS_AS(trisect::validate(box, "box"), trisect::InvalidInput);
+  }
 }
 
 TEST_CASE("Aabb::from_center_extents", "[math][aabb]") {

@@ -8,6 +8,7 @@
 
 #include <glm/common.hpp>
 
+#include <cmath>
 #include <limits>
 
 namespace trisect {
@@ -19,9 +20,15 @@ struct Aabb {
   Vec3 min;  ///< Smallest corner.
   Vec3 max;  ///< Largest corner.
 
-  /// The box with corners `a` and `b` given in any order: per axis, the smaller becomes min.
+  /// The box with corners `a` and `b` given in any order: per axis, the smaller becomes min. A
+  /// NaN coordinate in either corner makes both faces of its axis NaN, so that `validate`
+  /// refuses the box (a plain min/max would drop it and return the other corner's value).
   [[nodiscard]] static Aabb from_corners(const Vec3& a, const Vec3& b) noexcept {
-    return {glm::min(a, b), glm::max(a, b)};
+    Aabb box{glm::min(a, b), glm::max(a, b)};
+    for (int axis = 0; axis < 3; ++axis)
+      if (std::isnan(a[axis]) || std::isnan(b[axis]))
+        box.min[axis] = box.max[axis] = std::numeric_limits<float>::quiet_NaN();
+    return box;
   }
 
   /// The box [center - extents, center + extents]. The two corners are rounded to float, and
