@@ -48,13 +48,23 @@ std::vector<ProxyId> ids_argument(const Broadphase& broadphase, py::handle ids) 
   return result;
 }
 
-py::array create(Broadphase& broadphase, py::handle boxes, bool is_static) {
+py::array create(Broadphase& broadphase, py::handle boxes, bool is_static, bool is_sensor) {
   const std::vector<Aabb> checked = boxes_argument(boxes);
-  const Layer layer = is_static ? Layer::static_layer : Layer::dynamic_layer;
+  ProxyOptions options;
+  options.layer = is_static ? Layer::static_layer : Layer::dynamic_layer;
+  options.sensor = is_sensor;
   std::vector<std::int64_t> ids;
   ids.reserve(checked.size());
-  for (const Aabb& box : checked) ids.push_back(broadphase.create_proxy(box, layer));
+  for (const Aabb& box : checked) ids.push_back(broadphase.create_proxy(box, options));
   return to_numpy(std::move(ids));
+}
+
+// True where the kind is `PairKind::sensor`, as a (k,) bool array.
+py::array sensor_flags(const std::vector<PairKind>& kinds) {
+  py::array_t<bool> flags(static_cast<py::ssize_t>(kinds.size()));
+  std::transform(kinds.begin(), kinds.end(), flags.mutable_data(),
+                 [](PairKind kind) { return kind == PairKind::sensor; });
+  return flags;
 }
 
 void move(Broadphase& broadphase, py::handle ids, py::handle boxes) {
@@ -93,10 +103,13 @@ void bind_broadphase(py::module_& module) {
            "An empty broadphase; `margin` grows the trees' fat boxes on every side (speed only: "
            "answers are for the boxes given).")
       .def("create", &create, py::arg("boxes"), py::kw_only(), py::arg("static") = false,
+           py::arg("sensor") = false,
            "Adds one proxy per (k, 6) box (x0, y0, z0, x1, y1, z1, corners in any order) and "
-           "returns their ids (int64). Static proxies never pair with each other. Ids of proxies "
-           "destroyed before the last update are reused. ValueError (nothing added) for a box "
-           "that is not finite.")
+           "returns their ids (int64). Static proxies never pair with each other. Sensors "
+           "(trigger volumes) pair like any proxy, and their pairs are flagged in "
+           "pair_is_sensor, began_is_sensor and ended_is_sensor. Ids of proxies destroyed "
+           "before the last update are reused. ValueError (nothing added) for a box that is "
+           "not finite.")
       .def("move", &move, py::arg("ids"), py::arg("boxes"),
            "Gives each proxy ids[i] its new box boxes[i]. ValueError (nothing changed) for an id "
            "that is not a live proxy or a bad box.")
@@ -117,6 +130,17 @@ void bind_broadphase(py::module_& module) {
       .def_property_readonly(
           "pairs", [](const Broadphase& self) { return proxy_pairs(self.pairs()); },
           "Every pair overlapping as of the last update, (k, 2) int64, ascending.")
+      .def_property_readonly(
+          "pair_is_sensor", [](const Broadphase& self) { return sensor_flags(self.pair_kinds()); },
+          "For each row of pairs, True when either proxy is a sensor, (k,) bool.")
+      .def_property_readonly(
+          "began_is_sensor",
+          [](const Broadphase& self) { return sensor_flags(self.began_kinds()); },
+          "For each pair that began at the last update, True when either proxy is a sensor.")
+      .def_property_readonly(
+          "ended_is_sensor",
+          [](const Broadphase& self) { return sensor_flags(self.ended_kinds()); },
+          "For each pair that ended at the last update, True when either proxy is a sensor.")
       .def("__len__", &Broadphase::size, "Number of live proxies.");
 }
 

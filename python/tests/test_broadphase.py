@@ -68,3 +68,21 @@ def test_bad_calls_raise_value_error():
     with pytest.raises(ValueError, match="twice"):
         broadphase.destroy([box_id, box_id])
     assert len(broadphase) == 1
+
+
+def test_sensor_pairs_are_flagged():
+    broadphase = trisect.Broadphase()
+    solid = broadphase.create([[0, 0, 0, 1, 1, 1], [0.9, 0.9, 0.9, 1.5, 1.5, 1.5]])
+    [zone] = broadphase.create([[0.5, 0.5, 0.5, 3, 3, 3]], static=True, sensor=True)
+    began, _ = broadphase.update()
+    a, b, zone = int(solid[0]), int(solid[1]), int(zone)
+    expected = sorted([[a, b], [a, zone], [b, zone]])
+    assert began.tolist() == expected
+    flags = [zone in pair for pair in expected]
+    assert broadphase.began_is_sensor.tolist() == flags
+    assert broadphase.pair_is_sensor.tolist() == flags
+    broadphase.destroy([zone])
+    _, ended = broadphase.update()
+    assert ended.tolist() == [pair for pair in expected if zone in pair]
+    assert broadphase.ended_is_sensor.tolist() == [True, True]
+    assert broadphase.pair_is_sensor.tolist() == [False]
