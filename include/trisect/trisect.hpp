@@ -66,6 +66,8 @@
 
 #include "trisect/broadphase/broadphase.hpp"
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
+#include "trisect/broadphase/fat_box.hpp"
+#include "trisect/broadphase/proxy.hpp"
 #include "trisect/broadphase/ray_cursor.hpp"
 #include "trisect/broadphase/traversal_stack.hpp"
 
