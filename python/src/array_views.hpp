@@ -20,12 +20,37 @@ namespace py = pybind11;
 /// A C-contiguous float32 array.
 using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
 
-/// `object` as a C-contiguous float32 array of shape (k, `columns`): the very same array when it
-/// already is one (no copy), otherwise converted (any numeric dtype, rounded to nearest). A
-/// one-dimensional array of `columns` numbers is one row when `allow_single` (then `*single` is
-/// set true). Throws `py::value_error` naming `name` for any other shape or a non-numeric input.
+/// A C-contiguous int64 array.
+using Int64Array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+
+/// `object` (a number, a sequence, an array of any shape) as a C-contiguous float32 array: the
+/// very same array when it already is one (no copy), otherwise converted from a bool, integer
+/// or floating-point dtype (rounded to nearest). Throws `py::value_error` naming `name` and the
+/// dtype for any other: complex numbers are refused, not stripped of their imaginary part.
+FloatArray float_array(py::handle object, const char* name);
+
+/// `float_array(object, name)` of at most one dimension: a number or a (k,) array. Throws
+/// `py::value_error` naming `name` for more dimensions.
+FloatArray float_values(py::handle object, const char* name);
+
+/// `float_array(object, name)` of shape (k, `columns`). A one-dimensional array of `columns`
+/// numbers is one row when `allow_single` (then `*single` is set true). Throws
+/// `py::value_error` naming `name` and the shape given for any other shape.
 FloatArray float_rows(py::handle object, py::ssize_t columns, const char* name,
                       bool allow_single = false, bool* single = nullptr);
+
+/// `object` as a C-contiguous float32 array of exactly `shape`, or of shape (n,) for the same n
+/// numbers (the row-major order of `shape`), converted as `float_array` converts. Throws
+/// `py::value_error` naming `name` and the shape given for any other shape or dtype: a normal is
+/// three numbers, never the first row of a matrix or fewer numbers than that.
+FloatArray float_numbers(py::handle object, const std::vector<py::ssize_t>& shape,
+                         const char* name);
+
+/// `object` as a C-contiguous int64 array of the same shape holding exactly its values. Throws
+/// `py::value_error` naming `name`, the first value and `what` it should be ("a vertex index")
+/// for a dtype that is not an integer one (a float is refused, never truncated) and for an
+/// unsigned value above 2^63 - 1 ("faces[3, 1] = 18446744073709551615 is not a vertex index").
+Int64Array exact_integers(py::handle object, const char* name, const char* what);
 
 /// The rows of an (n, 3) float32 array as points, without copying.
 [[nodiscard]] inline std::span<const Vec3> as_points(const FloatArray& rows) {

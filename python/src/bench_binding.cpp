@@ -42,8 +42,9 @@ double ray_seconds(const PyMesh& mesh, const FloatArray& origins, const FloatArr
     rays[i] = Ray{Vec3(o[0], o[1], o[2]), Vec3(d[0], d[1], d[2])};
   }
   std::vector<std::optional<Hit>> hits(count);
-  return run_released(
-      0, [&] { return best_seconds(repeats, [&] { closest_hits(mesh.bvh(), rays, hits); }); });
+  return run_released(all_threads, [&] {
+    return best_seconds(repeats, [&] { closest_hits(mesh.bvh(), rays, hits); });
+  });
 }
 
 double box_seconds(const PyMesh& mesh, const FloatArray& boxes, int repeats) {
@@ -52,7 +53,7 @@ double box_seconds(const PyMesh& mesh, const FloatArray& boxes, int repeats) {
     const float* r = row(boxes, i);
     shapes[i] = Aabb::from_corners(Vec3(r[0], r[1], r[2]), Vec3(r[3], r[4], r[5]));
   }
-  return run_released(0, [&] {
+  return run_released(all_threads, [&] {
     return best_seconds(repeats, [&] {
       const auto answers = collect_touching_batch(mesh.bvh(), std::span<const Aabb>(shapes));
       static_cast<void>(answers);

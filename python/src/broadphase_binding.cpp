@@ -32,12 +32,8 @@ std::vector<Aabb> boxes_argument(py::handle boxes) {
 
 // Checked live proxy ids.
 std::vector<ProxyId> ids_argument(const Broadphase& broadphase, py::handle ids) {
-  const auto given =
-      py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(ids);
-  if (!given || given.ndim() != 1) {
-    PyErr_Clear();
-    throw py::value_error("ids: expected a (k,) array of proxy ids");
-  }
+  const Int64Array given = exact_integers(ids, "ids", "a proxy id");
+  if (given.ndim() != 1) throw py::value_error("ids: expected a (k,) array of proxy ids");
   std::vector<ProxyId> result;
   for (py::ssize_t i = 0; i < given.size(); ++i) {
     const std::int64_t id = given.data()[i];
@@ -111,8 +107,9 @@ void bind_broadphase(py::module_& module) {
            "before the last update are reused. ValueError (nothing added) for a box that is "
            "not finite.")
       .def("move", &move, py::arg("ids"), py::arg("boxes"),
-           "Gives each proxy ids[i] its new box boxes[i]. ValueError (nothing changed) for an id "
-           "that is not a live proxy or a bad box.")
+           "Gives each proxy ids[i] its new box boxes[i]. Ids are integers taken exactly. "
+           "ValueError (nothing changed) for an id that is not an integer (0.9 is refused, not "
+           "truncated) or not a live proxy, or a bad box.")
       .def("destroy", &destroy, py::arg("ids"),
            "Removes the proxies; their pairs are reported as ended by the next update. "
            "ValueError (nothing removed) for an id that is not live or is given twice.")

@@ -17,23 +17,11 @@
 namespace trisect::python {
 namespace {
 
-using WideIndexArray = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
-
-// Faces as (m, 3) int64 after checking they are integers (a float array is refused rather
-// than truncated).
-WideIndexArray integer_faces(py::handle faces) {
-  const py::array array = py::array::ensure(faces);
-  if (!array) {
-    PyErr_Clear();
-    throw py::value_error("faces: expected an array of integers");
-  }
-  const std::string kind = py::str(array.dtype().attr("kind"));
-  if (array.size() > 0 && kind != "i" && kind != "u")
-    throw py::value_error(std::string("faces: expected integers, got dtype ") +
-                          std::string(py::str(array.dtype())));
-  if (array.ndim() != 2 || array.shape(1) != 3)
-    throw py::value_error("faces: expected shape (m, 3)");
-  return WideIndexArray::ensure(array);
+// Faces as (m, 3) int64 holding exactly the integers given (`exact_integers`).
+Int64Array integer_faces(py::handle faces) {
+  Int64Array wide = exact_integers(faces, "faces", "a vertex index");
+  if (wide.ndim() != 2 || wide.shape(1) != 3) throw py::value_error("faces: expected shape (m, 3)");
+  return wide;
 }
 
 // Throws naming the first face with an index outside [0, vertex_count).
@@ -59,7 +47,7 @@ IndexArray uint32_faces(py::handle faces, std::size_t vertex_count) {
       if (std::all_of(data, end, [&](std::uint32_t i) { return i < vertex_count; })) return same;
     }
   }
-  const WideIndexArray wide = integer_faces(faces);
+  const Int64Array wide = integer_faces(faces);
   const std::span<const std::int64_t> values(wide.data(), static_cast<std::size_t>(wide.size()));
   check_range(values, vertex_count);
   IndexArray narrow({wide.shape(0), py::ssize_t{3}});
@@ -70,7 +58,7 @@ IndexArray uint32_faces(py::handle faces, std::size_t vertex_count) {
 
 }  // namespace
 
-PyMesh::PyMesh(py::handle vertices, py::handle faces, int threads)
+PyMesh::PyMesh(py::handle vertices, py::handle faces, ThreadCount threads)
     : vertices_(float_rows(vertices, 3, "vertices")),
       faces_(uint32_faces(faces, row_count(vertices_))) {
   if (row_count(vertices_) > std::numeric_limits<std::uint32_t>::max())
@@ -78,7 +66,7 @@ PyMesh::PyMesh(py::handle vertices, py::handle faces, int threads)
   const TriangleSoup triangles = soup();
   bvh_ = run_released(threads, [&] {
     BuildOptions options;
-    options.threads = static_cast<unsigned>(threads);
+    options.threads = static_cast<unsigned>(threads.value);
     return build(triangles, options);
   });
 }

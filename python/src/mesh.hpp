@@ -2,6 +2,7 @@
 // The Python `Mesh`: the caller's arrays, kept, and the BVH built over them.
 
 #include "array_views.hpp"
+#include "released.hpp"
 
 #include <trisect/bvh/bvh.hpp>
 #include <trisect/mesh/triangle_soup.hpp>
@@ -23,7 +24,7 @@ class PyMesh {
   /// Checks and converts the arrays (`py::value_error` for a bad shape, non-integer faces or an
   /// index out of [0, n)), then builds the BVH on `threads` threads (0: all) without the GIL
   /// (`ValueError` for NaN or infinite coordinates in a used vertex).
-  PyMesh(py::handle vertices, py::handle faces, int threads);
+  PyMesh(py::handle vertices, py::handle faces, ThreadCount threads);
 
   /// The vertices, (n, 3) float32.
   [[nodiscard]] const FloatArray& vertices() const noexcept { return vertices_; }

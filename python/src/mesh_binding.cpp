@@ -16,9 +16,8 @@ namespace {
 
 // A mesh file as a mesh: its indices handed over to numpy as they are, its positions laid out as
 // an (n, 3) float32 array.
-std::unique_ptr<PyMesh> load(const std::filesystem::path& path, int threads) {
-  check_threads(threads);
-  Mesh loaded = run_released(1, [&] { return load_mesh(path); });
+std::unique_ptr<PyMesh> load(const std::filesystem::path& path, ThreadCount threads) {
+  Mesh loaded = run_released(one_thread, [&] { return load_mesh(path); });
   const auto vertex_count = static_cast<py::ssize_t>(loaded.positions.size());
   std::vector<float> coordinates(3 * loaded.positions.size());
   for (std::size_t i = 0; i < loaded.positions.size(); ++i)
@@ -52,14 +51,16 @@ py::dict info(const PyMesh& mesh) {
 }  // namespace
 
 void bind_mesh(py::module_& module, MeshClass& mesh) {
-  mesh.def(py::init([](py::handle vertices, py::handle faces, int threads) {
+  mesh.def(py::init([](py::handle vertices, py::handle faces, ThreadCount threads) {
              return std::make_unique<PyMesh>(vertices, faces, threads);
            }),
            py::arg("vertices"), py::arg("faces"), py::kw_only(), py::arg("threads") = 0,
-           "Builds the BVH over `vertices` ((n, 3), any numeric dtype; float32 C-contiguous is "
-           "used without a copy) and `faces` ((m, 3) integers in [0, n)). The arrays are kept: "
-           "do not change them while the mesh lives. ValueError for a bad shape, non-integer "
-           "faces, an index out of range, or NaN/infinite coordinates in a used vertex.")
+           "Builds the BVH over `vertices` ((n, 3), a bool, integer or floating-point dtype; "
+           "float32 C-contiguous is used without a copy) and `faces` ((m, 3) integers in [0, "
+           "n), taken exactly). The arrays are kept: do not change them while the mesh lives. "
+           "ValueError for a bad shape, complex vertices, non-integer faces, an index out of "
+           "range (named as the array holds it), NaN/infinite coordinates in a used vertex, or a "
+           "threads count out of range.")
       .def_property_readonly("vertices", &PyMesh::vertices,
                              "The (n, 3) float32 vertices: the array given when it was float32 "
                              "and C-contiguous (no copy).")
@@ -69,7 +70,9 @@ void bind_mesh(py::module_& module, MeshClass& mesh) {
                              "of the BVH, and bounds ((min), (max)) or None when empty.")
       .def_property_readonly(
           "is_closed",
-          [](const PyMesh& self) { return run_released(1, [&] { return self.is_closed(); }); },
+          [](const PyMesh& self) {
+            return run_released(one_thread, [&] { return self.is_closed(); });
+          },
           "True when, with vertices welded by exact position and zero-area triangles left out, "
           "every edge belongs to an even number of triangles (watertight in the sense inside() "
           "needs; a mesh with no triangles is closed).")

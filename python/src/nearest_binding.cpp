@@ -38,7 +38,8 @@ ClosestArrays closest(const Bvh& bvh, std::span<const Vec3> points, float max_di
   return out;
 }
 
-py::tuple closest_binding(const PyMesh& mesh, py::handle points, float max_distance, int threads) {
+py::tuple closest_binding(const PyMesh& mesh, py::handle points, float max_distance,
+                          ThreadCount threads) {
   const FloatArray rows = float_rows(points, 3, "points");
   ClosestArrays out =
       run_released(threads, [&] { return closest(mesh.bvh(), as_points(rows), max_distance); });
@@ -47,7 +48,7 @@ py::tuple closest_binding(const PyMesh& mesh, py::handle points, float max_dista
                         to_numpy(std::move(out.points), {count, 3}));
 }
 
-py::array inside_binding(const PyMesh& mesh, py::handle points, int threads) {
+py::array inside_binding(const PyMesh& mesh, py::handle points, ThreadCount threads) {
   const FloatArray rows = float_rows(points, 3, "points");
   std::vector<std::uint8_t> codes = run_released(threads, [&] {
     mesh.require_closed();
@@ -61,7 +62,7 @@ py::array inside_binding(const PyMesh& mesh, py::handle points, int threads) {
   return to_numpy(std::move(codes));
 }
 
-py::array signed_distance_binding(const PyMesh& mesh, py::handle points, int threads) {
+py::array signed_distance_binding(const PyMesh& mesh, py::handle points, ThreadCount threads) {
   const FloatArray rows = float_rows(points, 3, "points");
   const std::span<const Vec3> queries = as_points(rows);
   std::vector<double> distances(queries.size());

@@ -12,14 +12,14 @@
 namespace trisect::python {
 namespace {
 
-OverlapOptions overlap_options(int threads) {
-  check_threads(threads);
+OverlapOptions overlap_options(ThreadCount threads) {
   OverlapOptions options;
-  options.threads = static_cast<unsigned>(threads);
+  options.threads = static_cast<unsigned>(threads.value);
   return options;
 }
 
-py::array overlap(const PyMesh& first, const PyMesh& second, py::handle transform, int threads) {
+py::array overlap(const PyMesh& first, const PyMesh& second, py::handle transform,
+                  ThreadCount threads) {
   const Transform second_to_first = transform_argument(transform);
   const OverlapOptions options = overlap_options(threads);
   const auto pairs = run_released(threads, [&] {
@@ -28,7 +28,7 @@ py::array overlap(const PyMesh& first, const PyMesh& second, py::handle transfor
   return pairs_to_numpy(pairs, &TrianglePair::a, &TrianglePair::b);
 }
 
-py::array self_overlap(const PyMesh& mesh, int threads) {
+py::array self_overlap(const PyMesh& mesh, ThreadCount threads) {
   const OverlapOptions options = overlap_options(threads);
   const auto pairs = run_released(threads, [&] { return self_intersections(mesh.bvh(), options); });
   return pairs_to_numpy(pairs, &TrianglePair::a, &TrianglePair::b);
@@ -36,8 +36,8 @@ py::array self_overlap(const PyMesh& mesh, int threads) {
 
 py::object distance(const PyMesh& first, const PyMesh& second, py::handle transform) {
   const Transform second_to_first = transform_argument(transform);
-  const std::optional<MeshDistance> nearest =
-      run_released(1, [&] { return mesh_distance(first.bvh(), second.bvh(), second_to_first); });
+  const std::optional<MeshDistance> nearest = run_released(
+      one_thread, [&] { return mesh_distance(first.bvh(), second.bvh(), second_to_first); });
   if (!nearest) return py::none();
   return py::make_tuple(nearest->distance, nearest->first, nearest->second);
 }
@@ -49,7 +49,8 @@ void bind_overlap(py::module_& module, MeshClass& mesh) {
              py::kw_only(), py::arg("threads") = 0,
              "Every pair (i, j), triangle i of `a` and j of `b`, whose closed triangles share a "
              "point, decided exactly, as a (k, 2) int64 array sorted by i then j. `transform` "
-             "(None, or a (3, 4) [R | T] of 12 numbers) first maps each vertex of `b` to R.x + T, "
+             "(None, a (3, 4) [R | T] or its 12 numbers, shape (12,)) first maps each vertex of "
+             "`b` to R.x + T, "
              "each coordinate computed in double without fused multiply-add and rounded to "
              "float32 once. ValueError for a non-finite transform or one that maps a vertex to "
              "infinity.");

@@ -16,11 +16,7 @@ namespace {
 
 // A ray bound: one number for every ray, or one per ray.
 std::vector<float> ray_bounds(py::handle given, std::size_t count, const char* name) {
-  const FloatArray values = FloatArray::ensure(given);
-  if (!values || values.ndim() > 1) {
-    PyErr_Clear();
-    throw py::value_error(std::string(name) + ": expected a number or a (k,) array");
-  }
+  const FloatArray values = float_values(given, name);
   const auto size = static_cast<std::size_t>(values.size());
   if (values.ndim() == 0 || size == 1) return std::vector<float>(count, values.data()[0]);
   if (size != count)
@@ -78,7 +74,7 @@ void bind_rays(MeshClass& mesh) {
   mesh.def(
       "rays",
       [](const PyMesh& self, py::handle origins, py::handle directions, py::handle t_min,
-         py::handle t_max, int threads) {
+         py::handle t_max, ThreadCount threads) {
         const std::vector<Ray> rays = make_rays(origins, directions, t_min, t_max);
         HitArrays hits = run_released(threads, [&] { return closest(self.bvh(), rays); });
         return py::make_tuple(to_numpy(std::move(hits.t)), to_numpy(std::move(hits.ids)),
@@ -95,7 +91,7 @@ void bind_rays(MeshClass& mesh) {
   mesh.def(
       "any_hits",
       [](const PyMesh& self, py::handle origins, py::handle directions, py::handle t_min,
-         py::handle t_max, int threads) {
+         py::handle t_max, ThreadCount threads) {
         const std::vector<Ray> rays = make_rays(origins, directions, t_min, t_max);
         std::vector<std::uint8_t> hit(rays.size());
         run_released(threads, [&] { any_hits(self.bvh(), rays, hit); });

@@ -24,18 +24,15 @@ py::array contour_triangles(const Contour& contour) {
   return to_numpy(std::vector<std::int64_t>(contour.triangles.begin(), contour.triangles.end()));
 }
 
-py::list slice_mesh(const PyMesh& mesh, py::handle normal, py::handle offsets, int threads) {
-  const FloatArray direction = float_rows(normal, 3, "normal", true);
-  const FloatArray at = FloatArray::ensure(offsets);
-  if (!at || at.ndim() > 1) {
-    PyErr_Clear();
-    throw py::value_error("offsets: expected a number or a (k,) array");
-  }
+py::list slice_mesh(const PyMesh& mesh, py::handle normal, py::handle offsets,
+                    ThreadCount threads) {
+  const FloatArray direction = float_numbers(normal, {3}, "normal");
+  const FloatArray at = float_values(offsets, "offsets");
   const Vec3 n(direction.data()[0], direction.data()[1], direction.data()[2]);
   const std::span<const float> values(at.data(), static_cast<std::size_t>(at.size()));
   std::vector<Section> sections = run_released(threads, [&] {
     SliceOptions options;
-    options.threads = threads;
+    options.threads = threads.value;
     options.bvh = &mesh.bvh();
     return slice(mesh.soup(), n, values, options);
   });
@@ -78,7 +75,8 @@ void bind_slice(py::module_& module, MeshClass& mesh) {
            "vertex with n.v < d is below, otherwise above (on the plane counts as above); "
            "contours chain segments across edges shared by exactly two cut triangles, with no "
            "tolerance; on a closed outward-facing mesh outer boundaries run counter-clockwise "
-           "seen from the side n points to. ValueError for a zero or non-finite normal or a "
+           "seen from the side n points to. The normal is exactly three numbers (shape (3,)). "
+           "ValueError for a normal of another shape, a zero or non-finite normal, or a "
            "non-finite offset.");
 }
 

@@ -10,11 +10,9 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
 #include <vector>
 
 namespace trisect::python {
@@ -50,22 +48,12 @@ Aabb box_of(const float* r) {
 Plane plane_of(const float* r) { return {Vec3(r[0], r[1], r[2]), r[3]}; }
 Sphere sphere_of(const float* r) { return {Vec3(r[0], r[1], r[2]), r[3]}; }
 
-// Boxes are sorted per axis before validation, which must not hide a NaN corner.
-void check_finite(const FloatArray& rows, const char* name) {
-  const float* data = rows.data();
-  for (py::ssize_t i = 0; i < rows.size(); ++i)
-    if (!std::isfinite(data[i]))
-      throw py::value_error(std::string(name) + ": query " + std::to_string(i / rows.shape(1)) +
-                            " has a coordinate that is not finite");
-}
-
 // The batch of `Shape`s in `input` ((k, columns) or one row), answered.
 template <class Shape, class Make>
 py::object touching(const PyMesh& mesh, py::handle input, py::ssize_t columns, const char* name,
-                    Make make_shape, int threads) {
+                    Make make_shape, ThreadCount threads) {
   bool single = false;
   const FloatArray rows = float_rows(input, columns, name, true, &single);
-  if constexpr (std::is_same_v<Shape, Aabb>) check_finite(rows, name);
   std::vector<Shape> shapes;
   shapes.reserve(row_count(rows));
   for (std::size_t i = 0; i < row_count(rows); ++i) shapes.push_back(make_shape(row(rows, i)));
@@ -83,7 +71,7 @@ void def_touching(MeshClass& mesh, const char* name, py::ssize_t columns,
                   Shape (*make_shape)(const float*), const char* doc) {
   mesh.def(
       name,
-      [=](const PyMesh& self, py::handle shapes, int threads) {
+      [=](const PyMesh& self, py::handle shapes, ThreadCount threads) {
         return touching<Shape>(self, shapes, columns, name, make_shape, threads);
       },
       py::arg(name), py::kw_only(), py::arg("threads") = 0, doc);
@@ -95,9 +83,11 @@ void bind_touching(MeshClass& mesh) {
   def_touching<Aabb>(
       mesh, "boxes", 6, box_of,
       "Triangles touching each closed box, rows (x0, y0, z0, x1, y1, z1) with the corners in "
-      "any order. For (k, 6) boxes: (ids, offsets), int64, the ascending ids of box i being "
+      "any order; sides may be infinite ((0.5, -inf, -inf, inf, inf, inf) is the half-space "
+      "x >= 0.5). "
+      "For (k, 6) boxes: (ids, offsets), int64, the ascending ids of box i being "
       "ids[offsets[i]:offsets[i + 1]]; for one box of shape (6,): its ids. ValueError for a "
-      "coordinate that is not finite.");
+      "NaN coordinate.");
   def_touching<Plane>(
       mesh, "planes", 4, plane_of,
       "Triangles touching each plane n.x = d, rows (nx, ny, nz, d); the normal need not be unit "

@@ -74,6 +74,31 @@ def test_real_mesh_against_cli(tmp_path):
     assert csr_rows(*mesh.spheres(spheres)) == cli_rows(path, "sphere", spheres, tmp_path)
 
 
+INF = np.inf
+# Boxes with infinite sides (contract 1): half-spaces, a slab, all of space, none of the scene.
+UNBOUNDED_BOXES = [
+    (0.5, -INF, -INF, INF, INF, INF),  # x >= 0.5
+    (-INF, -INF, -INF, INF, INF, 4.25),  # z <= 4.25
+    (-INF, 3, -INF, INF, 7.5, INF),  # 3 <= y <= 7.5
+    (INF, INF, INF, -INF, -INF, -INF),  # all of space, corners swapped
+    (100, -INF, -INF, INF, INF, INF),  # beyond the scene
+]
+
+
+def test_infinite_box_sides_against_brute_force_and_cli(grid, tmp_path):
+    vertices, faces, mesh, path = grid
+    boxes = np.array(UNBOUNDED_BOXES)
+    answers = csr_rows(*mesh.boxes(boxes))
+    triangles = triangles_of(vertices, faces)
+    # The scene lies within [-3, 19]: sides at +-1000 are the same boxes for it.
+    assert answers == [box_touching(triangles, box) for box in np.clip(boxes, -1000, 1000)]
+    assert answers == cli_rows(path, "box", boxes, tmp_path)
+    assert answers[0] == np.flatnonzero(triangles[:, :, 0].max(axis=1) >= 0.5).tolist()
+    assert 0 < len(answers[0]) < len(faces) and answers[3] == list(range(len(faces)))
+    assert answers[4] == []
+    assert mesh.boxes(boxes[0]).tolist() == answers[0]
+
+
 def test_thread_count_does_not_change_answers(grid):
     _, _, mesh, _ = grid
     boxes = random_boxes(6, 300)

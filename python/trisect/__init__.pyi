@@ -36,9 +36,10 @@ class Mesh:
     """A triangle mesh and the BVH over it; every query in input triangle ids."""
 
     def __init__(self, vertices: ArrayLike, faces: ArrayLike, *, threads: int = 0) -> None:
-        """(n, 3) vertices (float32 C-contiguous: kept without a copy), (m, 3) integer faces
-        in [0, n). ValueError for bad shapes, non-integer faces, indices out of range, or
-        NaN/infinite coordinates in a used vertex."""
+        """(n, 3) real vertices (float32 C-contiguous: kept without a copy), (m, 3) integer
+        faces in [0, n), taken exactly. ValueError for bad shapes, complex vertices, non-integer
+        faces, indices out of range (named as given), NaN/infinite coordinates in a used vertex,
+        or threads outside 0 (all) .. 4096."""
     @property
     def vertices(self) -> Float32Array: ...
     @property
@@ -53,8 +54,8 @@ class Mesh:
     def boxes(
         self, boxes: ArrayLike, *, threads: int = 0
     ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
-        """(k, 6) closed boxes (x0, y0, z0, x1, y1, z1): (ids, offsets) in CSR form; one
-        (6,) box: its ascending ids."""
+        """(k, 6) closed boxes (x0, y0, z0, x1, y1, z1), sides may be +-inf (half-spaces,
+        slabs), NaN refused: (ids, offsets) in CSR form; one (6,) box: its ascending ids."""
     def planes(
         self, planes: ArrayLike, *, threads: int = 0
     ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
@@ -85,7 +86,8 @@ class Mesh:
     def slice(
         self, normal: ArrayLike, offsets: ArrayLike, *, threads: int = 0
     ) -> list[list[Contour]]:
-        """Per plane normal.x = d (d in offsets, in order): its contours."""
+        """Per plane normal.x = d (d in offsets, in order): its contours. The normal is
+        exactly three numbers, shape (3,); ValueError naming any other shape."""
     def self_intersections(self, *, threads: int = 0) -> Int64Array:
         """(k, 2) pairs i < j meeting outside their shared vertex positions."""
     def closest_points(
@@ -106,8 +108,10 @@ class Broadphase:
         self, boxes: ArrayLike, *, static: bool = False, sensor: bool = False
     ) -> Int64Array:
         """Ids of new proxies; sensors' pairs are flagged in the *_is_sensor arrays."""
-    def move(self, ids: ArrayLike, boxes: ArrayLike) -> None: ...
-    def destroy(self, ids: ArrayLike) -> None: ...
+    def move(self, ids: ArrayLike, boxes: ArrayLike) -> None:
+        """ids: (k,) integers taken exactly (0.9 is refused, not truncated)."""
+    def destroy(self, ids: ArrayLike) -> None:
+        """ids: (k,) integers taken exactly, each live and given once."""
     def update(self) -> tuple[Int64Array, Int64Array]:
         """(began, ended): (k, 2) pairs, smaller id first, ascending."""
     @property
@@ -126,7 +130,8 @@ def load(path: Union[str, "PathLike[str]"], *, threads: int = 0) -> Mesh:
 def overlap(
     a: Mesh, b: Mesh, transform: Optional[ArrayLike] = None, *, threads: int = 0
 ) -> Int64Array:
-    """(k, 2) pairs (i of a, j of b) of intersecting triangles; b mapped by [R | T] first."""
+    """(k, 2) pairs (i of a, j of b) of intersecting triangles; b mapped by [R | T] first
+    (a (3, 4) matrix or its 12 numbers, shape (12,))."""
 
 def mesh_distance(
     a: Mesh, b: Mesh, transform: Optional[ArrayLike] = None
