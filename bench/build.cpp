@@ -22,8 +22,9 @@
 //   leaves      leaf count of the tree whose sah_cost is shown.
 //   triangles   triangles in the scene.
 //   bytes_per_triangle
-//               trisect: trisect::statistics(bvh).bytes_per_triangle (wide nodes, the triangle
-//               copy and ids). embree: what the committed scene keeps, counted by the device's
+//               trisect: what the tree keeps in memory, statistics(bvh).bytes (wide nodes,
+//               the triangle copy and ids) plus ray_node_bytes (the rays' float nodes), per
+//               triangle. embree: what the committed scene keeps, counted by the device's
 //               memory monitor (rtcSetDeviceMemoryMonitorFunction: allocations minus releases
 //               during the build; the shared vertex and index buffers are the caller's).
 //   peak_bytes_per_triangle
@@ -115,8 +116,9 @@ void trisect_build(benchmark::State& state, const std::string& scene_name,
     benchmark::ClobberMemory();
   }
   const trisect::BvhStatistics statistics = trisect::statistics(bvh);
-  set_common_counters(state, scene.size(), statistics.sah_cost, statistics.leaf_count,
-                      statistics.bytes_per_triangle);
+  set_common_counters(
+      state, scene.size(), statistics.sah_cost, statistics.leaf_count,
+      static_cast<double>(statistics.bytes + statistics.ray_node_bytes) / double(scene.size()));
   bvh = {};
   const std::int64_t peak = peak_during([&] { bvh = trisect::build(scene.soup(), options); });
   state.counters["peak_bytes_per_triangle"] =

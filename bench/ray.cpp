@@ -8,6 +8,8 @@
 //   random   origins uniform in the bounds, directions uniform on the sphere.
 //
 //   trisect        trisect::closest_hit / trisect::any_hit (watertight, exact fallbacks).
+//   trisect_quantised  the same on the same tree without its float ray nodes (Bvh::ray_nodes):
+//                  the walk reads the quantised wide nodes, as before issue 36.
 //   embree         rtcIntersect1 / rtcOccluded1 on a triangle scene built once with
 //                  RTC_BUILD_QUALITY_HIGH (Embree's best tree, spatial splits) and default scene
 //                  flags (RTC_SCENE_FLAG_ROBUST off: Embree's fastest mode), threads=1 device.
@@ -111,8 +113,22 @@ const std::vector<Ray>& rays(const std::string& scene_name, const std::string& v
   return list;
 }
 
-Batch trisect_batch(const std::string& scene_name, const std::string& variant, bool closest) {
-  const trisect::Bvh& bvh = bench::trisect_bvh(scene_name);
+// The benchmark's tree of `scene_name` without its float ray nodes: its rays walk the
+// quantised wide nodes, as every ray did before the ray nodes (`trisect_quantised`).
+const trisect::Bvh& quantised_only(const std::string& scene_name) {
+  static std::map<std::string, trisect::Bvh> cache;
+  auto [at, added] = cache.try_emplace(scene_name);
+  if (added) {
+    at->second = bench::trisect_bvh(scene_name);
+    at->second.ray_nodes = {};
+  }
+  return at->second;
+}
+
+Batch trisect_batch(const std::string& scene_name, const std::string& variant, bool closest,
+                    bool quantised = false) {
+  const trisect::Bvh& bvh =
+      quantised ? quantised_only(scene_name) : bench::trisect_bvh(scene_name);
   const std::vector<Ray>& list = rays(scene_name, variant);
   if (closest)
     return [&bvh, &list](Answers& answers) {
@@ -392,6 +408,10 @@ void bench::register_all() {
             name("trisect"),
             [scene, variant, closest] { return trisect_batch(scene, variant, closest); }, {},
             [scene, variant, closest] { return walk_counts(scene, variant, closest); });
+        register_rays(
+            name("trisect_quantised"),
+            [scene, variant, closest] { return trisect_batch(scene, variant, closest, true); },
+            reference);
         register_rays(
             name("embree"),
             [scene, variant, closest] { return embree_batch(scene, variant, closest, false); },

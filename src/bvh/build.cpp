@@ -322,7 +322,11 @@ Bvh build(const TriangleSoup& soup, const BuildOptions& options) {
   const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
                                            : static_cast<int>(options.threads);
   tbb::task_arena arena(threads);
-  return arena.execute([&] { return build_in_arena(soup, options); });
+  return arena.execute([&] {
+    Bvh bvh = build_in_arena(soup, options);
+    refresh_ray_nodes(bvh);
+    return bvh;
+  });
 }
 
 }  // namespace trisect

@@ -182,6 +182,7 @@ void check_against(const Bvh& bvh, const TriangleSoup& soup) {
 BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersection_cost) {
   BvhStatistics stats;
   stats.bytes = bvh.wide.bytes() + bvh.triangles.bytes() + bvh.ids.bytes();
+  stats.ray_node_bytes = bvh.ray_nodes.bytes();
   if (bvh.empty()) return stats;
   stats.bytes_per_triangle = double(stats.bytes) / double(bvh.size());
   const double root_area = half_area_in_double(bvh.bounds());
@@ -243,6 +244,26 @@ void validate(const Bvh& bvh, const TriangleSoup* soup) {
   if (!bvh.empty()) check_wide(bvh);
   check_ids(bvh);
   if (soup != nullptr) check_against(bvh, *soup);
+}
+
+void refresh_ray_nodes(Bvh& bvh) {
+  const std::size_t count = bvh.wide.size();
+  if (bvh.ray_nodes.size() != count) bvh.ray_nodes = std::vector<RayNode>(count);
+  if (count == 0) return;
+  // Each node's slot range ends where its parent says; parents come before their children.
+  std::vector<std::uint32_t> ends(count, 0);
+  ends[0] = static_cast<std::uint32_t>(bvh.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    const WideNode& node = bvh.wide[i];
+    for (int lane = 0; lane < WideNode::width; ++lane)
+      if (node.child[lane] != WideNode::leaf && node.child[lane] < count)
+        ends[node.child[lane]] = node.child_end(lane, ends[i]);
+  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1024),
+                    [&](const tbb::blocked_range<std::size_t>& range) {
+                      for (std::size_t i = range.begin(); i < range.end(); ++i)
+                        bvh.ray_nodes[i] = RayNode::of(bvh.wide[i], ends[i]);
+                    });
 }
 
 }  // namespace trisect

@@ -9,12 +9,16 @@ namespace trisect::detail {
 enum class RayKernel {
   four_lane,   ///< Portable: SSE on x86-64 (two groups of four lanes per node), scalar elsewhere.
   eight_lane,  ///< AVX2: all eight lanes of a node in one operation per row.
+  /// AVX-512 (F and VL): as `eight_lane`, its lane comparisons into mask registers and the walk
+  /// and leaf tests compiled for AVX-512.
+  mask_register,
 };
 
 /// True when this build has `kernel` and the processor can run it.
 [[nodiscard]] bool available(RayKernel kernel) noexcept;
 
-/// The kernel `closest_hit` and `any_hit` use: eight_lane where available.
+/// The kernel `closest_hit` and `any_hit` use: mask_register where available, else
+/// eight_lane where available, else four_lane.
 [[nodiscard]] RayKernel chosen_ray_kernel() noexcept;
 
 /// `closest_hit` with the given kernel, which must be available.

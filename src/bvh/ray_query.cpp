@@ -1,7 +1,7 @@
 // Rays: closest_hit, any_hit and for_each_hit as visitors of the ordered walk
-// (ray_visitors.hpp), each compiled over two wide slab tests, portable and AVX2, and dispatched
-// to the AVX2 one when the processor has AVX2 and FMA. Both kernels round every operation alike
-// (see wide_ray_slabs.hpp), so they answer identically.
+// (ray_visitors.hpp), each compiled over three wide slab tests, portable, AVX2 and AVX-512, and
+// dispatched to the widest the processor has. The kernels round every operation alike (see
+// wide_ray_slabs.hpp), so they answer identically.
 #include "ray_kernels.hpp"
 #include "ray_validity.hpp"
 #include "ray_visitors.hpp"
@@ -24,7 +24,7 @@ template <template <class> class Visitor, class Slabs, WalkOrder order, class...
 [[gnu::always_inline]] inline auto walk_ray(const Bvh& bvh, const Ray& ray, QueryStats* stats,
                                             Args... args) {
   Visitor<Slabs> visitor(bvh, ray, args...);
-  if (ray.t_min <= ray.t_max) ordered_walk<order>(bvh, visitor, stats);
+  if (ray.t_min <= ray.t_max) walk_ray_nodes<order>(bvh, visitor, stats);
   return visitor.result();
 }
 
@@ -41,34 +41,48 @@ TRISECT_AVX2_TARGET auto walk_ray_eight(const Bvh& bvh, const Ray& ray, QuerySta
                                         Args... args) {
   return walk_ray<Visitor, EightLaneRaySlabs, order>(bvh, ray, stats, args...);
 }
-#endif
 
-#if TRISECT_HAVE_AVX2_KERNEL
+/// `walk_ray` with the AVX-512 node test.
+template <template <class> class Visitor, WalkOrder order, class... Args>
+TRISECT_AVX512_TARGET auto walk_ray_mask(const Bvh& bvh, const Ray& ray, QueryStats* stats,
+                                         Args... args) {
+  return walk_ray<Visitor, MaskRegisterRaySlabs, order>(bvh, ray, stats, args...);
+}
+
 // Read at every query; set before main. A query made by another static initializer before
-// this one runs sees false and takes the portable kernel, which answers the same.
+// these run sees false and takes the portable kernel, which answers the same.
 // __builtin_cpu_init first: static initializers may run before the compiler runtime's own.
 const bool processor_has_avx2_kernel = [] {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
 }();
-#endif
-
-bool processor_has_avx2() noexcept {
-#if TRISECT_HAVE_AVX2_KERNEL
-  return processor_has_avx2_kernel;
+const bool processor_has_avx512_kernel = [] {
+  __builtin_cpu_init();
+  return processor_has_avx2_kernel && __builtin_cpu_supports("avx512f") != 0 &&
+         __builtin_cpu_supports("avx512vl") != 0;
+}();
 #else
-  return false;
+constexpr bool processor_has_avx2_kernel = false;
+constexpr bool processor_has_avx512_kernel = false;
 #endif
-}
 
 }  // namespace
 
 bool available(RayKernel kernel) noexcept {
-  return kernel == RayKernel::four_lane || processor_has_avx2();
+  switch (kernel) {
+    case RayKernel::four_lane:
+      return true;
+    case RayKernel::eight_lane:
+      return processor_has_avx2_kernel;
+    case RayKernel::mask_register:
+      return processor_has_avx512_kernel;
+  }
+  return false;
 }
 
 RayKernel chosen_ray_kernel() noexcept {
-  return processor_has_avx2() ? RayKernel::eight_lane : RayKernel::four_lane;
+  if (processor_has_avx512_kernel) return RayKernel::mask_register;
+  return processor_has_avx2_kernel ? RayKernel::eight_lane : RayKernel::four_lane;
 }
 
 namespace {
@@ -78,6 +92,8 @@ template <template <class> class Visitor, WalkOrder order, class... Args>
 auto answer_ray(RayKernel kernel, const Bvh& bvh, const Ray& ray, QueryStats* stats, Args... args) {
   require_valid(ray, [] { return std::string("ray query"); });
 #if TRISECT_HAVE_AVX2_KERNEL
+  if (kernel == RayKernel::mask_register)
+    return walk_ray_mask<Visitor, order>(bvh, ray, stats, args...);
   if (kernel == RayKernel::eight_lane)
     return walk_ray_eight<Visitor, order>(bvh, ray, stats, args...);
 #endif

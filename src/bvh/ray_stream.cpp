@@ -34,7 +34,7 @@ template <template <class> class Visitor, class Slabs, WalkOrder order, class An
                                                std::size_t end) {
   for (std::size_t i = begin; i < end; ++i) {
     Visitor<Slabs> visitor(bvh, rays[i]);
-    if (rays[i].t_min <= rays[i].t_max) ordered_walk<order>(bvh, visitor);
+    if (rays[i].t_min <= rays[i].t_max) walk_ray_nodes<order>(bvh, visitor);
     answers[i] = static_cast<Answer>(visitor.result());
   }
 }
@@ -53,6 +53,14 @@ TRISECT_AVX2_TARGET void answer_rays_eight(const Bvh& bvh, std::span<const Ray> 
                                            std::span<Answer> answers, std::size_t begin,
                                            std::size_t end) {
   answer_rays<Visitor, EightLaneRaySlabs, order>(bvh, rays, answers, begin, end);
+}
+
+/// `answer_rays` with the AVX-512 node test.
+template <template <class> class Visitor, WalkOrder order, class Answer>
+TRISECT_AVX512_TARGET void answer_rays_mask(const Bvh& bvh, std::span<const Ray> rays,
+                                            std::span<Answer> answers, std::size_t begin,
+                                            std::size_t end) {
+  answer_rays<Visitor, MaskRegisterRaySlabs, order>(bvh, rays, answers, begin, end);
 }
 #endif
 
@@ -75,15 +83,17 @@ void check_stream(std::span<const Ray> rays, std::size_t answers) {
 template <template <class> class Visitor, WalkOrder order, class Answer>
 void answer_stream(const Bvh& bvh, std::span<const Ray> rays, std::span<Answer> answers) {
   check_stream(rays, answers.size());
-  const bool eight = chosen_ray_kernel() == RayKernel::eight_lane;
+  const RayKernel kernel = chosen_ray_kernel();
   tbb::parallel_for(
       tbb::blocked_range<std::size_t>(0, rays.size(), rays_per_task),
       [&](const tbb::blocked_range<std::size_t>& range) {
 #if TRISECT_HAVE_AVX2_KERNEL
-        if (eight)
+        if (kernel == RayKernel::mask_register)
+          return answer_rays_mask<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
+        if (kernel == RayKernel::eight_lane)
           return answer_rays_eight<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
 #endif
-        (void)eight;
+        (void)kernel;
         answer_rays_four<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
       });
 }

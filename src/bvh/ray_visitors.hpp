@@ -4,7 +4,10 @@
 // Internal to the library; compiled with -ffp-contract=off like the slab tests.
 #include "wide_ray_slabs.hpp"
 
+#include "ray_walk.hpp"
 #include "trisect/bvh/bvh.hpp"
+
+#include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/bvh/ray_query.hpp"
 #include "trisect/geometry/ray_triangle.hpp"
 #include "trisect/math/detail/float_rounding.hpp"
@@ -29,7 +32,8 @@ class RayVisitor {
 
   /// The children the ray enters within [t_min, bound()]; `near` (32-byte aligned) receives
   /// their entry parameters.
-  unsigned enter(const WideNode& node, float (&near)[WideNode::width]) const noexcept {
+  template <class Node>
+  unsigned enter(const Node& node, float (&near)[WideNode::width]) const noexcept {
     return slabs_.children(node, ray_.t_min, cull_max_, near);
   }
 
@@ -151,5 +155,18 @@ class EveryHitVisitor : public RayVisitor<Slabs> {
   HitCallback on_hit_;
   bool completed_ = true;
 };
+
+/// Walks `visitor`'s ray through `bvh`: on its float ray nodes when it has them
+/// (`ray_walk`), on the wide nodes otherwise (`ordered_walk`); the same children and the same
+/// answers either way. Always inlined, so that the walk is compiled for the caller's
+/// instruction set.
+template <WalkOrder order, class Visitor>
+[[gnu::always_inline]] inline void walk_ray_nodes(const Bvh& bvh, Visitor& visitor,
+                                                  QueryStats* stats = nullptr) {
+  if (bvh.has_ray_nodes())
+    ray_walk<order>(bvh, visitor, stats);
+  else
+    ordered_walk<order>(bvh, visitor, stats);
+}
 
 }  // namespace trisect::detail

@@ -6,6 +6,7 @@
 // eight-lane decode of a face, one fused multiply-add, which gives the same float as the four
 // lanes' multiplication and addition (the product is exact, see `WideNode`); so they choose the
 // same children and give the same entry parameters. Internal to the library.
+#include "trisect/bvh/ray_node.hpp"
 #include "trisect/bvh/wide_node.hpp"
 #include "trisect/geometry/ray_aabb.hpp"
 #include "trisect/math/float4.hpp"
@@ -18,6 +19,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define TRISECT_HAVE_AVX2_KERNEL 1
 #define TRISECT_AVX2_TARGET __attribute__((target("avx2,fma")))
+#define TRISECT_AVX512_TARGET __attribute__((target("avx512f,avx512vl,avx2,fma")))
 #include <immintrin.h>
 #else
 #define TRISECT_HAVE_AVX2_KERNEL 0
@@ -64,8 +66,10 @@ struct FourLaneRaySlabs {
   }
 
   /// Bit i set when the ray, for t in [t_min, t_max], may touch child i (used or not); `near[i]`
-  /// receives its entry parameter.
-  unsigned children(const WideNode& node, float t_min, float t_max,
+  /// receives its entry parameter. For a wide node the faces are decoded, for a ray node read;
+  /// they are the same floats.
+  template <class Node>
+  unsigned children(const Node& node, float t_min, float t_max,
                     float (&near)[WideNode::width]) const noexcept {
     unsigned mask = 0;
     for (int group = 0; group < WideNode::groups; ++group) {
@@ -73,8 +77,8 @@ struct FourLaneRaySlabs {
       for (int axis = 0; axis < 3; ++axis) {
         const Float4 from = Float4::splat(rows.origin[axis]);
         const Float4 scale = Float4::splat(rows.inverse[axis]);
-        const Float4 entry = (node.face_row(rows.entry_row[axis], group) - from) * scale;
-        const Float4 exit = (node.face_row(rows.exit_row[axis], group) - from) * scale;
+        const Float4 entry = (face_row(node, rows.entry_row[axis], group) - from) * scale;
+        const Float4 exit = (face_row(node, rows.exit_row[axis], group) - from) * scale;
         entered = max_ignoring_nan(entry, entered);
         exited = min_ignoring_nan(exit, exited);
       }
@@ -90,6 +94,14 @@ struct FourLaneRaySlabs {
       mask |= less_equal_mask(entered, exited) << (4 * group);
     }
     return mask;
+  }
+
+ private:
+  static Float4 face_row(const WideNode& node, int row, int group) noexcept {
+    return node.face_row(row, group);
+  }
+  static Float4 face_row(const RayNode& node, int row, int group) noexcept {
+    return Float4::load(node.bounds[row] + 4 * group);
   }
 };
 
@@ -151,22 +163,68 @@ struct EightLaneRaySlabs {
     return _mm_castsi128_ps(_mm_slli_epi32(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(four)), 23));
   }
 
-  /// As `FourLaneRaySlabs::children`, the same bits and parameters.
-  TRISECT_AVX2_TARGET unsigned children(const WideNode& node, float t_min, float t_max,
+  /// The faces of a wide node, decoded a row at a time.
+  struct DecodedFaces {
+    const WideNode& node;
+    __m256 step_lanes[3];  // each axis's grid step in every lane
+
+    TRISECT_AVX2_TARGET static DecodedFaces of(const WideNode& node) noexcept {
+      const __m128 steps = grid_steps(node);
+      return {node,
+              {_mm256_broadcastss_ps(steps),
+               _mm256_broadcastss_ps(_mm_shuffle_ps(steps, steps, 0b01010101)),
+               _mm256_broadcastss_ps(_mm_shuffle_ps(steps, steps, 0b10101010))}};
+    }
+    TRISECT_AVX2_TARGET __m256 row(int axis, int row) const noexcept {
+      return face_lanes(node, row, _mm256_set1_ps(node.origin[axis]), step_lanes[axis]);
+    }
+  };
+
+  /// The faces of a ray node, read as they are.
+  struct FloatFaces {
+    const RayNode& node;
+
+    TRISECT_AVX2_TARGET static FloatFaces of(const RayNode& node) noexcept { return {node}; }
+    TRISECT_AVX2_TARGET __m256 row(int, int row) const noexcept {
+      return _mm256_load_ps(node.bounds[row]);
+    }
+  };
+
+  /// As `FourLaneRaySlabs::children` (of a wide node or a ray node), the same bits and
+  /// parameters.
+  template <class Node>
+  TRISECT_AVX2_TARGET unsigned children(const Node& node, float t_min, float t_max,
                                         float (&near)[WideNode::width]) const noexcept {
+    return entered_mask(clip(faces_of(node), t_min, t_max, near));
+  }
+
+ protected:
+  /// The faces of a wide node, decoded.
+  TRISECT_AVX2_TARGET static DecodedFaces faces_of(const WideNode& node) noexcept {
+    return DecodedFaces::of(node);
+  }
+  /// The faces of a ray node.
+  TRISECT_AVX2_TARGET static FloatFaces faces_of(const RayNode& node) noexcept {
+    return FloatFaces::of(node);
+  }
+
+  /// Each lane's parameter interval [entered, exited], widened.
+  struct Interval {
+    __m256 entered, exited;
+  };
+
+  /// The widened interval of the eight lanes whose faces `faces` gives; `near` receives its
+  /// lower ends.
+  template <class Faces>
+  [[gnu::always_inline]] TRISECT_AVX2_TARGET Interval clip(
+      const Faces& faces, float t_min, float t_max, float (&near)[WideNode::width]) const noexcept {
     __m256 entered = _mm256_set1_ps(t_min), exited = _mm256_set1_ps(t_max);
-    const __m128 steps = grid_steps(node);
-    const __m256 step_lanes[3] = {_mm256_broadcastss_ps(steps),
-                                  _mm256_broadcastss_ps(_mm_shuffle_ps(steps, steps, 0b01010101)),
-                                  _mm256_broadcastss_ps(_mm_shuffle_ps(steps, steps, 0b10101010))};
     for (int axis = 0; axis < 3; ++axis) {
       const __m256 from = origin_lanes[axis], scale = inverse_lanes[axis];
-      const __m256 grid_origin = _mm256_set1_ps(node.origin[axis]);
-      const __m256 entry_face =
-          face_lanes(node, rows.entry_row[axis], grid_origin, step_lanes[axis]);
-      const __m256 exit_face = face_lanes(node, rows.exit_row[axis], grid_origin, step_lanes[axis]);
-      const __m256 entry = _mm256_mul_ps(_mm256_sub_ps(entry_face, from), scale);
-      const __m256 exit = _mm256_mul_ps(_mm256_sub_ps(exit_face, from), scale);
+      const __m256 entry =
+          _mm256_mul_ps(_mm256_sub_ps(faces.row(axis, rows.entry_row[axis]), from), scale);
+      const __m256 exit =
+          _mm256_mul_ps(_mm256_sub_ps(faces.row(axis, rows.exit_row[axis]), from), scale);
       entered = _mm256_max_ps(entry, entered);
       exited = _mm256_min_ps(exit, exited);
     }
@@ -180,7 +238,40 @@ struct EightLaneRaySlabs {
       exited = _mm256_add_ps(exited, _mm256_mul_ps(_mm256_andnot_ps(sign, exited), slack));
     }
     _mm256_store_ps(near, entered);
-    return static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(entered, exited, _CMP_LE_OQ)));
+    return {entered, exited};
+  }
+
+ private:
+  /// Bit i set where lane i's interval is not empty.
+  [[gnu::always_inline]] TRISECT_AVX2_TARGET static unsigned entered_mask(Interval lanes) noexcept {
+    return static_cast<unsigned>(
+        _mm256_movemask_ps(_mm256_cmp_ps(lanes.entered, lanes.exited, _CMP_LE_OQ)));
+  }
+};
+
+/// The eight-lane slab test of `EightLaneRaySlabs` with AVX-512's mask registers: the lanes'
+/// comparison writes a mask register instead of a vector to move to a general register, and
+/// everything around it (the walk, the leaf test) is compiled for AVX-512 (EVEX encodings, 32
+/// vector registers). The same floating-point operations in the same order: the same bits and
+/// parameters. Its functions carry the AVX-512 target: only code that runs after checking the
+/// processor may call them.
+struct MaskRegisterRaySlabs : EightLaneRaySlabs {
+  /// The constants of `ray`, as `EightLaneRaySlabs::of`.
+  TRISECT_AVX512_TARGET static MaskRegisterRaySlabs of(const Ray& ray) noexcept {
+    return {EightLaneRaySlabs::of(ray)};
+  }
+  /// As `FourLaneRaySlabs::children` (of a wide node or a ray node), the same bits and
+  /// parameters.
+  template <class Node>
+  TRISECT_AVX512_TARGET unsigned children(const Node& node, float t_min, float t_max,
+                                          float (&near)[WideNode::width]) const noexcept {
+    return entered_mask(clip(faces_of(node), t_min, t_max, near));
+  }
+
+ private:
+  [[gnu::always_inline]] TRISECT_AVX512_TARGET static unsigned entered_mask(
+      Interval lanes) noexcept {
+    return _mm256_cmp_ps_mask(lanes.entered, lanes.exited, _CMP_LE_OQ);
   }
 };
 #endif

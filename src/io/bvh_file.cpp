@@ -357,6 +357,7 @@ Bvh load_bvh(const std::filesystem::path& path, const BvhLoadOptions& options) {
       fail(path, problem.what());
     }
   }
+  refresh_ray_nodes(bvh);
   return bvh;
 }
 

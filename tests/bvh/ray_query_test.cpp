@@ -14,30 +14,41 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace trisect::testing {
 namespace {
 
-// Every ray of `rays` on `scene` with each kernel: closest_hit and any_hit against the exact
-// oracle (see support/ray_check.hpp). Returns the number of rays that hit.
+// Every ray of `rays` on `scene` with each kernel, walking the float ray nodes and (with them
+// taken away) the quantised wide nodes: closest_hit and any_hit against the exact oracle (see
+// support/ray_check.hpp). Returns the number of rays that hit.
 template <class MakeRay>
 int check_rays(const Scene& scene, int count, MakeRay&& make_ray) {
-  const Bvh bvh = build(scene.soup());
+  const Bvh with_ray_nodes = build(scene.soup());
+  REQUIRE(with_ray_nodes.has_ray_nodes());
+  const Bvh wide_only = [&] {
+    Bvh copy = with_ray_nodes;
+    copy.ray_nodes = {};
+    return copy;
+  }();
+  REQUIRE(!wide_only.has_ray_nodes());
   int hits = 0;
-  for (const detail::RayKernel kernel : ray_kernels()) {
-    INFO("kernel " << static_cast<int>(kernel));
-    for (int q = 0; q < count; ++q) {
-      const Ray ray = make_ray(q);
-      INFO("ray " << q << ": " << ray.origin.x << ' ' << ray.origin.y << ' ' << ray.origin.z
-                  << " dir " << ray.direction.x << ' ' << ray.direction.y << ' ' << ray.direction.z
-                  << " t " << ray.t_min << ".." << ray.t_max);
-      const auto got = detail::closest_hit_with(kernel, bvh, ray);
-      const auto exact = oracle::closest_hits(scene.soup(), ray);
-      check_closest_hit(scene.soup(), ray, exact, got);
-      CHECK(detail::any_hit_with(kernel, bvh, ray) == exact.has_value());
-      hits += got ? 1 : 0;
+  for (const auto& [bvh, nodes] :
+       {std::pair{&with_ray_nodes, "ray nodes"}, std::pair{&wide_only, "wide nodes"}})
+    for (const detail::RayKernel kernel : ray_kernels()) {
+      INFO("kernel " << static_cast<int>(kernel) << " on the " << nodes);
+      for (int q = 0; q < count; ++q) {
+        const Ray ray = make_ray(q);
+        INFO("ray " << q << ": " << ray.origin.x << ' ' << ray.origin.y << ' ' << ray.origin.z
+                    << " dir " << ray.direction.x << ' ' << ray.direction.y << ' '
+                    << ray.direction.z << " t " << ray.t_min << ".." << ray.t_max);
+        const auto got = detail::closest_hit_with(kernel, *bvh, ray);
+        const auto exact = oracle::closest_hits(scene.soup(), ray);
+        check_closest_hit(scene.soup(), ray, exact, got);
+        CHECK(detail::any_hit_with(kernel, *bvh, ray) == exact.has_value());
+        hits += got ? 1 : 0;
+      }
     }
-  }
   return hits;
 }
 

@@ -6,17 +6,24 @@
 
 #include <catch2/catch.hpp>
 
+#include <utility>
 #include <vector>
 
 namespace trisect::testing {
 
-/// The portable kernel always, the AVX2 one where the processor has it (a warning otherwise).
+/// The portable kernel always, the AVX2 and AVX-512 ones where the processor has them (a
+/// warning, once per run, for each it lacks).
 inline std::vector<detail::RayKernel> ray_kernels() {
+  static bool warned = false;
   std::vector<detail::RayKernel> kernels{detail::RayKernel::four_lane};
-  if (detail::available(detail::RayKernel::eight_lane))
-    kernels.push_back(detail::RayKernel::eight_lane);
-  else
-    WARN("no AVX2 here: only the portable ray kernel is tested");
+  for (const auto& [kernel, name] : {std::pair{detail::RayKernel::eight_lane, "AVX2"},
+                                     std::pair{detail::RayKernel::mask_register, "AVX-512"}}) {
+    if (detail::available(kernel))
+      kernels.push_back(kernel);
+    else if (!warned)
+      WARN("no " << name << " here: its ray kernel is not tested");
+  }
+  warned = true;
   return kernels;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <iterator>
 
 namespace trisect::testing {
 
@@ -21,13 +22,25 @@ inline bool same_node(const WideNode& a, const WideNode& b) {
                      sizeof(WideNode) - after_origin) == 0;
 }
 
-/// Every array of `a` and `b` equal, bit for bit (the nodes as `same_node` says).
+/// Two ray nodes with equal boxes (as floats: a decoded face may be 0 in one and -0 in the
+/// other, as `same_node` allows) and the same references.
+inline bool same_ray_node(const RayNode& a, const RayNode& b) {
+  for (int row = 0; row < 6; ++row)
+    for (int lane = 0; lane < RayNode::width; ++lane)
+      if (!(a.bounds[row][lane] == b.bounds[row][lane])) return false;
+  return std::equal(std::begin(a.ref), std::end(a.ref), std::begin(b.ref));
+}
+
+/// Every array of `a` and `b` equal, bit for bit (the nodes as `same_node` and
+/// `same_ray_node` say).
 inline bool same_tree(const Bvh& a, const Bvh& b) {
   const auto same = [](const auto& x, const auto& y) {
     return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.bytes()) == 0;
   };
   return a.root_bounds == b.root_bounds && a.wide.size() == b.wide.size() &&
          std::equal(a.wide.begin(), a.wide.end(), b.wide.begin(), same_node) &&
+         a.ray_nodes.size() == b.ray_nodes.size() &&
+         std::equal(a.ray_nodes.begin(), a.ray_nodes.end(), b.ray_nodes.begin(), same_ray_node) &&
          same(a.ids, b.ids) &&
          same(a.triangles.coordinate_array(), b.triangles.coordinate_array()) &&
          same(a.triangles.leaf_start_array(), b.triangles.leaf_start_array());

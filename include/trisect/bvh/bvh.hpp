@@ -5,6 +5,7 @@
 
 #include "trisect/bvh/bvh_array.hpp"
 #include "trisect/bvh/leaf_triangles.hpp"
+#include "trisect/bvh/ray_node.hpp"
 #include "trisect/bvh/wide_node.hpp"
 #include "trisect/math/aabb.hpp"
 #include "trisect/mesh/triangle_soup.hpp"
@@ -22,7 +23,12 @@ namespace trisect {
 /// Slots: the triangles are stored in slot order, and every wide node covers a contiguous run
 /// of slots; the root `wide[0]` covers all of them, [0, size()).
 struct Bvh {
-  BvhArray<WideNode> wide;           ///< Depth-first; wide[0] is the root when not empty.
+  BvhArray<WideNode> wide;  ///< Depth-first; wide[0] is the root when not empty.
+  /// `RayNode::of` each wide node: the float boxes the ray walk reads, node for node. `build`,
+  /// `load_bvh` and `refit` keep it so; a tree whose `ray_nodes` are not as many as its wide
+  /// nodes (one assembled by hand) has its rays walk the wide nodes instead, with the same
+  /// answers.
+  BvhArray<RayNode> ray_nodes;
   LeafTriangles triangles;           ///< Triangles in slot order, grouped by leaf.
   BvhArray<TriangleId> ids;          ///< Input id of the triangle in each slot.
   Aabb root_bounds = Aabb::empty();  ///< Box of all triangles: the root's own box.
@@ -31,6 +37,10 @@ struct Bvh {
   /// given first).
   double built_sah_cost = 0;
 
+  /// True when `ray_nodes` is in step with `wide` (as many nodes), so rays may walk it.
+  [[nodiscard]] bool has_ray_nodes() const noexcept {
+    return !wide.empty() && ray_nodes.size() == wide.size();
+  }
   /// True when the BVH holds no triangle.
   [[nodiscard]] bool empty() const noexcept { return wide.empty(); }
   /// Number of triangles.
@@ -51,8 +61,11 @@ struct BvhStatistics {
   /// Longest path from the root wide node to a leaf, in edges: 1 when the root holds only
   /// leaves; 0 when empty.
   int depth = 0;
-  double sah_cost = 0;            ///< Surface area heuristic cost with the given unit costs.
-  std::size_t bytes = 0;          ///< Memory held by the BVH's arrays (their sizes).
+  double sah_cost = 0;    ///< Surface area heuristic cost with the given unit costs.
+  std::size_t bytes = 0;  ///< Memory held by the BVH's stored arrays (their sizes).
+  /// Memory held by `Bvh::ray_nodes`, the rays' view derived from the wide nodes (not stored
+  /// in a tree file); the tree holds `bytes + ray_node_bytes` in all.
+  std::size_t ray_node_bytes = 0;
   double bytes_per_triangle = 0;  ///< `bytes` / `Bvh::size()`; 0 when empty.
 };
 
@@ -88,5 +101,10 @@ struct BvhStatistics {
 /// parent's, so every slot lies in exactly one leaf. When `soup` is given, also that every slot
 /// holds exactly the input triangle its id names.
 void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);
+
+/// Makes `bvh.ray_nodes` `RayNode::of` each wide node, in its storage when it has the size
+/// (as after a refit), in parallel on the calling task arena. `build`, `load_bvh` and `refit`
+/// call it; call it after changing `bvh.wide` by hand.
+void refresh_ray_nodes(Bvh& bvh);
 
 }  // namespace trisect

@@ -30,8 +30,11 @@ namespace trisect {
 ///   within the bound (bits of unused lanes are ignored), `keys[i]` its key (`keys` is
 ///   32-byte aligned, for a vector store);
 /// - `visit_leaf(begin, end)`: tests the triangles of slots [begin, end); false stops the walk.
-template <class Visitor>
-concept OrderedWalkVisitor = requires(Visitor& visitor, const WideNode& node,
+///
+/// `Node` is the node the visitor is asked about: `WideNode` here, `RayNode` in the rays' own
+/// walk over `Bvh::ray_nodes` (the same children, with float boxes).
+template <class Visitor, class Node = WideNode>
+concept OrderedWalkVisitor = requires(Visitor& visitor, const Node& node,
                                       float (&keys)[WideNode::width], std::uint32_t slot) {
   { visitor.bound() } -> std::convertible_to<float>;
   { visitor.enter(node, keys) } -> std::same_as<unsigned>;

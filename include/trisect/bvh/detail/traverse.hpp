@@ -136,10 +136,16 @@ struct NodeEntry {
   std::uint32_t end;
 };
 
-/// Asks for a wide node's cache lines.
+/// Asks for the cache lines of the node at `node` (a wide node or a ray node).
+template <class Node>
+[[gnu::always_inline]] inline void prefetch_node(const Node* node) noexcept {
+  const char* at = reinterpret_cast<const char*>(node);
+  for (std::size_t line = 0; line < sizeof(Node); line += 64) __builtin_prefetch(at + line);
+}
+
+/// Asks for wide node `index`'s cache lines.
 [[gnu::always_inline]] inline void prefetch_node(const Bvh& bvh, std::uint32_t index) noexcept {
-  const char* at = reinterpret_cast<const char*>(bvh.wide.data() + index);
-  for (std::size_t line = 0; line < sizeof(WideNode); line += 64) __builtin_prefetch(at + line);
+  prefetch_node(bvh.wide.data() + index);
 }
 
 /// Reports slots [begin, end): all of them when `inside` (in one call of `visit.append(ids)`

@@ -1,0 +1,106 @@
+// The float ray nodes (Bvh::ray_nodes): each is its wide node decoded, with whole child
+// references; they follow build, refit and load; a ray whose slab test passes every lane (a
+// direction too small for its reciprocals) walks through the empty unused lanes harmlessly.
+#include "support/exact_ray_oracle.hpp"
+#include "support/ray_check.hpp"
+#include "support/ray_kernels.hpp"
+#include "support/scenes.hpp"
+
+#include <trisect/bvh/build.hpp>
+#include <trisect/bvh/ray_query.hpp>
+#include <trisect/bvh/refit.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace trisect::testing {
+namespace {
+
+// Checks ray node `index` of `bvh` against its wide node, whose slot range ends at `end`, and
+// the ray nodes below it; adds the slots of its leaves to `covered`.
+void check_ray_node(const Bvh& bvh, std::uint32_t index, std::uint32_t end,
+                    std::vector<int>& covered) {
+  const WideNode& wide = bvh.wide[index];
+  const RayNode& ray = bvh.ray_nodes[index];
+  for (int lane = 0; lane < WideNode::width; ++lane) {
+    INFO("node " << index << " lane " << lane);
+    const std::uint64_t ref = ray.ref[lane];
+    if ((wide.used_mask() >> lane & 1) == 0) {
+      CHECK(RayNode::is_leaf(ref));
+      CHECK(RayNode::count(ref) == 0);
+      for (int axis = 0; axis < 3; ++axis) {
+        CHECK(ray.bounds[2 * axis][lane] == std::numeric_limits<float>::infinity());
+        CHECK(ray.bounds[2 * axis + 1][lane] == -std::numeric_limits<float>::infinity());
+      }
+      continue;
+    }
+    for (int row = 0; row < 6; ++row) CHECK(ray.bounds[row][lane] == wide.face(row, lane));
+    const std::uint32_t child_end = wide.child_end(lane, end);
+    if (wide.child[lane] == WideNode::leaf) {
+      REQUIRE(RayNode::is_leaf(ref));
+      CHECK(RayNode::index(ref) == wide.first[lane]);
+      CHECK(RayNode::count(ref) == child_end - wide.first[lane]);
+      for (std::uint32_t slot = wide.first[lane]; slot < child_end; ++slot) ++covered[slot];
+    } else {
+      REQUIRE_FALSE(RayNode::is_leaf(ref));
+      CHECK(ref == wide.child[lane]);
+      check_ray_node(bvh, wide.child[lane], child_end, covered);
+    }
+  }
+}
+
+// Every ray node of `bvh` against its wide node; every slot in exactly one leaf reference.
+void check_ray_nodes(const Bvh& bvh) {
+  REQUIRE(bvh.has_ray_nodes());
+  std::vector<int> covered(bvh.size(), 0);
+  check_ray_node(bvh, 0, static_cast<std::uint32_t>(bvh.size()), covered);
+  CHECK(std::all_of(covered.begin(), covered.end(), [](int n) { return n == 1; }));
+}
+
+TEST_CASE("each ray node is its wide node decoded, with whole child references", "[bvh][ray]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton}) {
+      INFO("method " << static_cast<int>(method));
+      check_ray_nodes(build(scene.soup(), {.method = method}));
+    }
+  }
+}
+
+TEST_CASE("refit keeps the ray nodes in step with the refitted wide nodes", "[bvh][ray]") {
+  Scene scene = noisy_sphere(30, 40, 5);
+  Bvh bvh = build(scene.soup());
+  for (Vec3& p : scene.positions) p = Vec3(p.x * 2.0f + 1.0f, p.y * 0.5f, p.z + p.x);
+  refit(bvh, scene.soup());
+  check_ray_nodes(bvh);
+  const std::vector<TriangleId> changed{0, 7};
+  scene.positions[0] += Vec3(3.0f, 0.0f, 0.0f);  // a corner of triangle 0 (a plain soup)
+  refit(bvh, scene.soup(), changed);
+  check_ray_nodes(bvh);
+}
+
+TEST_CASE("a direction too small for its reciprocals passes every lane and walks safely",
+          "[bvh][ray]") {
+  // Few triangles: the root has unused lanes, which such a ray's slab test cannot rule out.
+  const Scene scene = random_soup(5, 9);
+  const Bvh bvh = build(scene.soup());
+  REQUIRE(bvh.wide[0].used_mask() != 0xffu);
+  const Vec3 centre = scene.bounds().center();
+  for (const Vec3 direction : {Vec3(1e-39f, 1e-39f, 1e-39f), Vec3(-1e-39f, 2e-39f, -3e-39f)}) {
+    const Ray ray{centre - direction * 1e38f, direction};
+    for (const detail::RayKernel kernel : ray_kernels()) {
+      INFO("kernel " << static_cast<int>(kernel));
+      const auto exact = oracle::closest_hits(scene.soup(), ray);
+      check_closest_hit(scene.soup(), ray, exact, detail::closest_hit_with(kernel, bvh, ray));
+      CHECK(detail::any_hit_with(kernel, bvh, ray) == exact.has_value());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace trisect::testing
