@@ -47,7 +47,8 @@
 // A point on a triangle is always found: every leaf whose box holds the origin is entered.
 //
 // The fast path is unchanged: a non-zero volume is decided as before, and the perturbation's
-// minors are computed only after an exact 0.
+// minors are computed only after an exact 0. The float pre-test (`certain_misses`) drops only
+// triangles with two volumes of opposite strict signs, which the perturbation keeps.
 #include "trisect/nearest/inside.hpp"
 
 #include "bvh/ray_kernels.hpp"
