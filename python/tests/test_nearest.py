@@ -55,3 +55,44 @@ def test_open_mesh_and_bad_points_raise():
         mesh.closest_points([[0, np.nan, 0]])
     with pytest.raises(ValueError):
         mesh.closest_points([[0, 0, 0]], max_distance=-1)
+
+
+def splitmix_float(k):
+    """The k-th SplitMix64 number (Steele, Lea & Flood) as the float in [-1, 1) the C++ retries used."""
+    mask = (1 << 64) - 1
+    z = (0x9E3779B97F4A7C15 * (k + 1)) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    z ^= z >> 31
+    return np.float32((z >> 40) * 2.0**-23 - 1.0)
+
+
+def box_triangles(low, high):
+    """The 12 triangles of the box [low, high]^3, as (12, 3, 3) corners."""
+    corner = lambda i: [high if i & bit else low for bit in (1, 2, 4)]
+    quads = [(0, 4, 6, 2), (1, 3, 7, 5), (0, 1, 5, 4), (2, 6, 7, 3), (0, 2, 3, 1), (4, 5, 7, 6)]
+    return [[corner(q[0]), corner(q[k]), corner(q[k + 1])] for q in quads for k in (1, 2)]
+
+
+def retry_trap(nested):
+    """The box [-8, 8]^3 (and [-2, 2]^3 within it when nested), with a small tetrahedron whose
+    apex is exactly on each of the 1000 rays `inside` tried in turn from the origin before it
+    perturbed its one ray (issue 35): (-1, t, t') scaled by 4, t and t' SplitMix64 tilts below
+    1/16. The mesh is closed; every ray of the old retries meets a vertex."""
+    triangles = box_triangles(-8, 8) + (box_triangles(-2, 2) if nested else [])
+    h = 2.0**-10
+    for k in range(1000):
+        tilts = [np.float32(0.0625) * splitmix_float(2 * k + i) for i in (0, 1)]
+        apex = np.float32(4) * np.array([-1, *tilts], dtype=np.float32)  # exact
+        a, b, c, d = (apex + np.float32(offset) for offset in ([0, 0, 0], [-h, h, 0], [-h, -h, h], [-h, -h, -h]))
+        triangles += [[a, b, c], [a, d, b], [b, d, c], [c, d, a]]
+    vertices = np.array(triangles, dtype=np.float32).reshape(-1, 3)
+    return vertices, np.arange(len(vertices), dtype=np.int64).reshape(-1, 3)
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_inside_on_the_mesh_that_trapped_the_retries(nested):
+    mesh = trisect.Mesh(*retry_trap(nested))
+    sides = mesh.inside(np.float32([[0, 0, 3], [9, 0, 0], [0, 0, 0], [8, 0, 0]]))
+    origin = trisect.OUTSIDE if nested else trisect.INSIDE
+    assert sides.tolist() == [trisect.INSIDE, trisect.OUTSIDE, origin, trisect.SURFACE]

@@ -1,22 +1,59 @@
-// Inside / outside / surface by exact ray parity.
+// Inside / outside / surface by the exact parity of one ray, symbolically perturbed.
 //
-// A ray from the point is cast in a direction from a fixed sequence; every triangle in a leaf
-// the ray reaches is classified exactly by the signs of the three volumes d·((u - p) × (v - p))
-// over its edges u→v (the line meets the closed triangle when they do not differ in strict
-// sign; it passes through an edge or a vertex when some are 0 and lies in the triangle's
-// plane when all are) and by which side of the plane p lies on (the meeting point is ahead of
-// p, behind it, or p itself: then p is on the triangle, `surface`). Where the ray would touch
-// an edge or a vertex of a triangle of non-zero area, or lie in its plane, the next direction
-// is tried, so the parity counted is that of a ray meeting triangles only in their interiors:
-// the contract's rays. A point on a triangle is found on the first ray that is not stopped
-// earlier: the leaf holding that triangle holds the ray's origin, and every ray enters it.
-// This is the classic Jordan-curve argument made exact; choosing again rather than perturbing
-// symbolically keeps every predicate a plain sign (Edelsbrunner & Mücke's simulation of
-// simplicity would avoid the retries at the price of a much larger predicate).
+// One ray is cast from the point p in a fixed direction d (`inside_ray_direction`), and every
+// triangle in a leaf the ray reaches is classified exactly by the signs of the three volumes
+// V_uv(d) = d·w_uv, w_uv = (u - p) × (v - p), over its edges u→v, and by which side of its
+// plane p lies on. The volumes are linear in d and sum to d·n, n = (b - a) × (c - a).
+//
+// No ray is ever refused. Where a volume is 0 (the ray meets an edge or a vertex, or lies in
+// a plane), the ray is perturbed symbolically, in the manner of Edelsbrunner & Mücke's
+// simulation of simplicity ("Simulation of Simplicity", ACM Trans. Graphics 9(1), 1990): the
+// direction is taken as d_e = d + (e, e², e³) for an infinitesimal e > 0, so that
+//   V_uv(d_e) = d·w_uv + e·w_uv.x + e²·w_uv.y + e³·w_uv.z,
+// whose sign for all small e is the sign of its first non-zero coefficient: d·w_uv, then the
+// components of w_uv (2×2 minors of the inputs), each an exact sign. It is 0 only when
+// w_uv = 0: p lies on the line of u→v (or u = v).
+//
+// Why the parity is the answer. (1) For all small e > 0 the ray p + t·d_e, t > 0, meets no edge
+// or vertex and lies in no plane of a triangle of non-zero area, unless p is on the surface:
+// lying in the plane needs n·d_e = 0, a polynomial in e that is not identically 0 as n ≠ 0;
+// passing through a vertex v ≠ p needs (v - p) × d_e = 0, whose e, e², e³ coefficients
+// (v - p) × the axes are not all 0; meeting the interior of an edge needs V_uv(d_e) = 0, not
+// identically 0 unless w_uv = 0, and then p is on the edge's line, where the ray meets the
+// segment (outside p) only if d_e is parallel to v - u, again a non-zero polynomial. Each has
+// finitely many roots, so small enough e avoid them all: the perturbed ray is one of the rays
+// contract 6 counts along, and on a closed mesh all those agree on the parity (the Jordan-curve
+// argument: moving such a ray continuously changes the count only where it sweeps over an edge,
+// and every edge of a closed mesh is used an even number of times). (2) For those e no sign
+// involved changes, so each triangle's fate is read from the signs above, and none is left
+// undecided:
+// - two strict signs that differ: the line misses the triangle;
+// - three equal strict signs (the sign of n·d_e, so n ≠ 0): the perturbed line crosses the
+//   triangle's interior where it pierces the plane, ahead of p when n·(a - p) has that sign
+//   too; when n·(a - p) = 0, p is in the plane, the line meets the plane only at p, so p is on
+//   the triangle: `surface`;
+// - a sign 0: w_uv = 0 puts p on an edge's line, so in the triangle's plane (or the triangle
+//   has zero area). The perturbed ray leaves that plane at once (its direction is in no plane),
+//   so it meets the triangle only at p, if at all: `surface` when p is on the closed triangle,
+//   decided exactly, otherwise nothing.
+// A triangle of zero area has n = 0: its perturbed volumes sum to 0 identically, so they are
+// all 0 or of both signs; it is never crossed, and is only tested for holding p. A ray in a
+// triangle's plane (n·d = 0, all V(d) = 0 when p is in it) is decided by the perturbation like
+// any other tie: the perturbed ray leaves the plane on the side the sign of n·d_e says.
+// (3) The perturbed ray is found by the walk of the unperturbed one: where it crosses a
+// triangle ahead of p, the crossing points converge, as e → 0, to a point of the closed
+// triangle on the closed ray (n·d = 0 with p off the plane gives volumes of both strict signs,
+// so no such triangle is crossed), and the slab tests keep every box the closed ray touches.
+// A point on a triangle is always found: every leaf whose box holds the origin is entered.
+//
+// The fast path is unchanged: a non-zero volume is decided as before, and the perturbation's
+// minors are computed only after an exact 0. The float pre-test (`certain_misses`) drops only
+// triangles with two volumes of opposite strict signs, which the perturbation keeps.
 #include "trisect/nearest/inside.hpp"
 
 #include "bvh/ray_kernels.hpp"
 #include "bvh/ray_visitors.hpp"
+#include "inside_ray.hpp"
 
 #include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
@@ -29,14 +66,12 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <string>
 #include <unordered_map>
-#include <utility>
 
 namespace trisect {
 namespace {
@@ -45,7 +80,6 @@ namespace {
 enum class Crossing {
   none,     ///< Misses it, meets it behind the origin, or it has zero area.
   through,  ///< Crosses its interior ahead of the origin.
-  touches,  ///< Meets an edge or a vertex ahead, or lies in its plane: choose another ray.
   origin,   ///< The origin lies on it.
 };
 
@@ -59,28 +93,44 @@ int edge_volume_sign(const Vec3& p, const Vec3& d, const Vec3& u, const Vec3& v)
   });
 }
 
-/// How the ray from `origin` along `direction` meets the closed triangle (see the file's
-/// comment).
+/// The sign the volume takes when d·((u - p) × (v - p)) is 0 and d is perturbed to
+/// d + (e, e², e³): the sign of the first non-zero component of (u - p) × (v - p) (the normal
+/// of the triangle p, u, v), or 0 when p lies on the line of u→v.
+[[gnu::noinline]] int perturbed_tie_sign(const Vec3& p, const Vec3& u, const Vec3& v) {
+  const Triangle spanned{p, u, v};
+  for (int axis = 0; axis < 3; ++axis)
+    if (const int sign = detail::normal_component_sign(spanned, axis); sign != 0) return sign;
+  return 0;
+}
+
+/// The sign of the edge volume along the perturbed direction (see the file's comment): the
+/// exact sign, and only when it is 0 the perturbation's.
+int perturbed_volume_sign(const Vec3& p, const Vec3& d, const Vec3& u, const Vec3& v) {
+  const int sign = edge_volume_sign(p, d, u, v);
+  if (sign != 0) [[likely]]
+    return sign;
+  return perturbed_tie_sign(p, u, v);
+}
+
+/// How the ray from `origin` along `direction`, perturbed, meets the closed triangle (see the
+/// file's comment).
 Crossing classify(const Vec3& origin, const Vec3& direction, const Triangle& t) {
-  const int ab = edge_volume_sign(origin, direction, t.a, t.b);
-  const int bc = edge_volume_sign(origin, direction, t.b, t.c);
+  const int ab = perturbed_volume_sign(origin, direction, t.a, t.b);
+  const int bc = perturbed_volume_sign(origin, direction, t.b, t.c);
   if (ab * bc < 0) return Crossing::none;
-  const int ca = edge_volume_sign(origin, direction, t.c, t.a);
+  const int ca = perturbed_volume_sign(origin, direction, t.c, t.a);
   if (ab * ca < 0 || bc * ca < 0) return Crossing::none;
-  if (ab == 0 && bc == 0 && ca == 0) {
-    // The line lies in the triangle's plane, or the triangle has zero area (its volumes sum to
-    // d·n = 0, so they cannot share a strict sign): the origin may lie on such a segment.
-    if (!is_degenerate(t)) return Crossing::touches;
+  if (ab == 0 || bc == 0 || ca == 0) {
+    // The origin is on an edge's line, so in the triangle's plane (or the triangle has zero
+    // area): the perturbed ray meets the triangle at the origin or nowhere.
     return intersects(t, Sphere{origin, 0.0f}) ? Crossing::origin : Crossing::none;
   }
-  // The line meets the closed triangle once, where it pierces the plane. The volumes sum to
-  // d·n, so their common sign is that of d·n; the meeting point is ahead of the origin when
-  // n·(a - p) has that sign too, and is the origin itself when that is 0.
+  // The perturbed line pierces the plane inside the triangle. The volumes sum to d·n, so
+  // their common sign is that of d·n; the meeting point is ahead of the origin when n·(a - p)
+  // has that sign too, and is the origin itself when that is 0.
   const int side = detail::normal_side(t, origin);
   if (side == 0) return Crossing::origin;
-  const int along = ab + bc + ca > 0 ? 1 : -1;
-  if (-side != along) return Crossing::none;
-  return ab == 0 || bc == 0 || ca == 0 ? Crossing::touches : Crossing::through;
+  return -side == ab ? Crossing::through : Crossing::none;
 }
 
 /// The three edge volumes of the four lanes of `group` in float, each with a bound on its
@@ -115,7 +165,7 @@ unsigned certain_misses(const Vec3& p, const Vec3& d, const TriangleGroup& group
   return opposite & group.lane_mask();
 }
 
-/// Counts the triangles a ray crosses, stopping at the first one it touches.
+/// Counts the triangles a ray crosses, stopping when the origin is on one.
 template <class Slabs>
 class CrossingVisitor : public detail::RayVisitor<Slabs> {
  public:
@@ -130,8 +180,8 @@ class CrossingVisitor : public detail::RayVisitor<Slabs> {
           for (unsigned lanes = candidates; lanes != 0; lanes &= lanes - 1) {
             const int lane = std::countr_zero(lanes);
             const Crossing crossing = classify(ray.origin, ray.direction, group.triangle(lane));
-            if (crossing == Crossing::touches || crossing == Crossing::origin) {
-              stopped_by_ = crossing;
+            if (crossing == Crossing::origin) {
+              on_surface_ = true;
               return false;
             }
             crossings_ += crossing == Crossing::through ? 1u : 0u;
@@ -140,42 +190,23 @@ class CrossingVisitor : public detail::RayVisitor<Slabs> {
         });
   }
 
-  /// `none` when the walk went to the end, else what stopped it.
-  [[nodiscard]] Crossing stopped_by() const noexcept { return stopped_by_; }
+  /// True when the walk stopped at a triangle holding the origin.
+  [[nodiscard]] bool on_surface() const noexcept { return on_surface_; }
   [[nodiscard]] std::size_t crossings() const noexcept { return crossings_; }
 
  private:
-  Crossing stopped_by_ = Crossing::none;
+  bool on_surface_ = false;
   std::size_t crossings_ = 0;
 };
 
-/// Directions tried before giving up (each fails only on a set of measure zero).
-constexpr std::size_t max_directions = 1000;
+/// The tilts of the ray on the two axes other than its own: irregular floats (the first
+/// SplitMix64 draws the earlier retries began with), so that grid-aligned meshes rarely need
+/// the perturbation, which is exact for any direction.
+constexpr float tilt_next = 0x1.8882ap-5f, tilt_after = -0x1.18762p-7f;
 
-/// SplitMix64 (Steele, Lea & Flood, 2014): the k-th number of a fixed pseudo-random sequence
-/// as a float in [-1, 1).
-constexpr float pseudo_random(std::uint64_t k) {
-  std::uint64_t z = 0x9E3779B97F4A7C15u * (k + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  z ^= z >> 31;
-  return static_cast<float>(static_cast<double>(z >> 40) * 0x1p-23 - 1.0);
-}
+}  // namespace
 
-/// The tilts of try k on the two axes other than the ray's: pseudo-random, up to ±1/16, so
-/// that no two tries and no mesh's axis-aligned edges line up with a ray. A table, computed
-/// when compiling: a point answered by its first ray pays for no generator.
-constexpr auto tilts = [] {
-  std::array<std::array<float, 2>, max_directions> table{};
-  for (std::size_t k = 0; k < max_directions; ++k)
-    for (std::size_t i = 0; i < 2; ++i) table[k][i] = 0.0625f * pseudo_random(2 * k + i);
-  return table;
-}();
-
-/// Try `k` of the ray from `point`: out through the nearest face of the mesh's bounds (the
-/// shortest way out, so the fewest boxes on the way; from outside the bounds, straight away
-/// from them), tilted by `tilts[k]` on the other two axes.
-Vec3 direction(const Aabb& bounds, const Vec3& point, std::size_t k) {
+Vec3 detail::inside_ray_direction(const Aabb& bounds, const Vec3& point) {
   int axis = 0;
   float sign = 1, nearest = std::numeric_limits<float>::infinity();
   for (int a = 0; a < 3; ++a) {
@@ -185,10 +216,12 @@ Vec3 direction(const Aabb& bounds, const Vec3& point, std::size_t k) {
   }
   Vec3 d;
   d[axis] = sign;
-  d[(axis + 1) % 3] = tilts[k][0];
-  d[(axis + 2) % 3] = tilts[k][1];
+  d[(axis + 1) % 3] = tilt_next;
+  d[(axis + 2) % 3] = tilt_after;
   return d;
 }
+
+namespace {
 
 /// The walk of one ray, with the node test `Slabs`; inlined into each kernel's entry below.
 template <class Slabs>
@@ -199,44 +232,33 @@ template <class Slabs>
   return visitor;
 }
 
-/// What stopped the walk of `ray` and the crossings counted, with the portable node test.
-std::pair<Crossing, std::size_t> crossings_four(const Bvh& bvh, const Ray& ray) {
-  const auto visitor = walk_crossings<detail::FourLaneRaySlabs>(bvh, ray);
-  return {visitor.stopped_by(), visitor.crossings()};
+/// The side a finished walk found: on a triangle, or the parity of its crossings.
+template <class Slabs>
+PointSide side_from(const CrossingVisitor<Slabs>& visitor) {
+  if (visitor.on_surface()) return PointSide::surface;
+  return visitor.crossings() % 2 == 1 ? PointSide::inside : PointSide::outside;
+}
+
+/// The side of the ray's origin from the walk of `ray`, with the portable node test.
+PointSide side_four(const Bvh& bvh, const Ray& ray) {
+  return side_from(walk_crossings<detail::FourLaneRaySlabs>(bvh, ray));
 }
 
 #if TRISECT_HAVE_AVX2_KERNEL
-/// `crossings_four` with the AVX2 node test.
-TRISECT_AVX2_TARGET std::pair<Crossing, std::size_t> crossings_eight(const Bvh& bvh,
-                                                                     const Ray& ray) {
-  const auto visitor = walk_crossings<detail::EightLaneRaySlabs>(bvh, ray);
-  return {visitor.stopped_by(), visitor.crossings()};
+/// `side_four` with the AVX2 node test.
+TRISECT_AVX2_TARGET PointSide side_eight(const Bvh& bvh, const Ray& ray) {
+  return side_from(walk_crossings<detail::EightLaneRaySlabs>(bvh, ray));
 }
 #endif
 
-/// The walk of `ray` with the kernel the ray queries use (the same answers either way).
-std::pair<Crossing, std::size_t> crossings(const Bvh& bvh, const Ray& ray) {
-#if TRISECT_HAVE_AVX2_KERNEL
-  if (detail::chosen_ray_kernel() == detail::RayKernel::eight_lane)
-    return crossings_eight(bvh, ray);
-#endif
-  return crossings_four(bvh, ray);
-}
-
+/// The side of `point` from the walk of its one ray, with the kernel the ray queries use (the
+/// same answers either way).
 PointSide side_of_valid(const Bvh& bvh, const Vec3& point) {
-  for (std::size_t k = 0; k < max_directions; ++k) {
-    const auto [stopped_by, count] = crossings(bvh, Ray{point, direction(bvh.bounds(), point, k)});
-    switch (stopped_by) {
-      case Crossing::origin:
-        return PointSide::surface;
-      case Crossing::touches:
-        continue;
-      default:
-        return count % 2 == 1 ? PointSide::inside : PointSide::outside;
-    }
-  }
-  throw Error("side_of: no ray from the point avoids every edge (after " +
-              std::to_string(max_directions) + " directions)");
+  const Ray ray{point, detail::inside_ray_direction(bvh.bounds(), point)};
+#if TRISECT_HAVE_AVX2_KERNEL
+  if (detail::chosen_ray_kernel() == detail::RayKernel::eight_lane) return side_eight(bvh, ray);
+#endif
+  return side_four(bvh, ray);
 }
 
 /// Throws `InvalidInput` naming the point as `what()` says unless it is finite (the name is

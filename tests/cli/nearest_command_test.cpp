@@ -3,6 +3,7 @@
 // `trisect distance`.
 #include <trisect/cli/run.hpp>
 
+#include "support/inside_trap.hpp"
 #include "support/run_command.hpp"
 #include "support/scratch_folder.hpp"
 
@@ -99,6 +100,41 @@ TEST_CASE("inside on an open mesh is an error naming the mesh, an edge and the l
   // Without an inside line the open mesh is fine.
   const std::string closest_only = folder.write("c.txt", "closest 0 0 2\n").string();
   CHECK(command({"query", mesh, closest_only}).out == "1 3 0 0 1\n");
+}
+
+TEST_CASE("inside on a tetrahedron with a duplicated face is an error: edges of three triangles",
+          "[cli][nearest]") {
+  const testing::ScratchFolder folder;
+  const std::string mesh = folder
+                               .write("doubled.obj",
+                                      "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
+                                      "f 1 2 3\nf 1 4 2\nf 2 4 3\nf 3 4 1\nf 1 2 3\n")
+                               .string();
+  const std::string queries = folder.write("q.txt", "inside 0.1 0.1 0.1\n").string();
+  const Run run = command({"query", mesh, queries});
+  CHECK(run.status == 2);
+  CHECK(run.out.empty());
+  CHECK_THAT(run.err, Catch::Contains(queries + ":1:") && Catch::Contains("doubled.obj") &&
+                          Catch::Contains("(0 0 0)-(1 0 0)") &&
+                          Catch::Contains("3 triangles of non-zero area"));
+}
+
+TEST_CASE("inside on the mesh with a vertex on each ray the old retries cast", "[cli][nearest]") {
+  const testing::ScratchFolder folder;
+  const std::string queries =
+      folder.write("q.txt", "inside 0 0 3\ninside 9 0 0\ninside 0 0 0\ninside 8 0 0\n").string();
+  for (const bool nested : {false, true}) {
+    const std::string mesh =
+        folder
+            .write("trap.obj",
+                   testing::obj_text(testing::merged_shells(testing::inside_trap(nested), "trap")))
+            .string();
+    const Run run = command({"query", mesh, queries});
+    CHECK(run.status == 0);
+    CHECK(run.err.empty());
+    CHECK(run.out ==
+          (nested ? "inside\noutside\noutside\nsurface\n" : "inside\noutside\ninside\nsurface\n"));
+  }
 }
 
 TEST_CASE("closest and inside lines are checked like the others", "[cli][nearest]") {

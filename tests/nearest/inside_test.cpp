@@ -1,11 +1,16 @@
 // side_of, sides_of and signed_distance on closed procedural polyhedra whose answer is known
 // exactly: convex shapes (inside iff strictly inside every face plane, in rationals), nested
 // and apart shells (even-odd), flipped triangles; at vertices, on edges and faces, one ulp
-// inside or outside, and on face planes outside the faces.
+// inside or outside, and on face planes outside the faces; from points whose ray passes
+// exactly through an edge, a vertex or along an edge (the symbolic perturbation decides), and
+// on the mesh that trapped the retries of old: a vertex on each of their 1000 rays.
 #include "support/closed_meshes.hpp"
 #include "support/describe.hpp"
 #include "support/inside_oracle.hpp"
+#include "support/inside_trap.hpp"
 #include "support/nearest_oracle.hpp"
+
+#include "nearest/inside_ray.hpp"
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/math/validate.hpp>
@@ -24,20 +29,7 @@ namespace {
 
 constexpr float inf = std::numeric_limits<float>::infinity();
 
-/// A convex shell and a point strictly inside it.
-struct Shell {
-  Scene scene;
-  oracle::QVec3 interior;
-};
-
-Shell box_shell(const Vec3& min, const Vec3& max) {
-  oracle::QVec3 center;
-  for (std::size_t i = 0; i < 3; ++i)
-    center[i] =
-        (oracle::rational(min[static_cast<int>(i)]) + oracle::rational(max[static_cast<int>(i)])) /
-        2;
-  return {box_mesh(min, max), center};
-}
+using Shell = ConvexShell;
 
 /// The points of the box [min, max] where the answer changes: corners, points on its edges
 /// and faces, one ulp either side of each face, on face planes beyond the faces, on edge lines
@@ -161,12 +153,7 @@ TEST_CASE("side_of on octahedra and tetrahedra with float vertices", "[nearest][
     for (Vec3& p : v)
       p = Vec3(uniform(random, -4, 4), uniform(random, -4, 4), uniform(random, -4, 4));
     const Scene tetrahedron = flipped(tetrahedron_mesh(v[0], v[1], v[2], v[3]), 0, 2);
-    oracle::QVec3 centroid;
-    for (std::size_t i = 0; i < 3; ++i) {
-      centroid[i] = 0;
-      for (const Vec3& p : v) centroid[i] += oracle::rational(p[static_cast<int>(i)]) / 4;
-    }
-    check_convex({tetrahedron, centroid},
+    check_convex({tetrahedron, tetrahedron_shell(v[0], v[1], v[2], v[3]).interior},
                  scene_points(tetrahedron, 150, 413 + static_cast<std::uint64_t>(k)));
   }
 }
@@ -192,12 +179,7 @@ TEST_CASE("side_of on nested, apart and overlapping shells: the even-odd rule",
       points.insert(points.end(), more.begin(), more.end());
     }
     const Scene all = merged(scenes, "shells");
-    check_sides(all, points, [&](const Vec3& p) {
-      std::vector<PointSide> each;
-      for (const Shell& shell : shells)
-        each.push_back(oracle::convex_side(shell.scene.soup(), shell.interior, p));
-      return oracle::even_odd(each);
-    });
+    check_sides(all, points, [&](const Vec3& p) { return shells_side(shells, p); });
   }
 }
 
@@ -230,6 +212,85 @@ TEST_CASE("side_of on an empty mesh, with zero-area triangles, and for bad point
   CHECK_THROWS_AS(sides_of(bvh, batch, short_sides), InvalidInput);
   batch[23] = Vec3(0, nan, 0);
   CHECK_THROWS_WITH(sides_of(bvh, batch, sides), Catch::Contains("23"));
+}
+
+/// The point from which the ray `side_of` casts in `scene` passes exactly through `target`, at
+/// parameter `s` (a power of two): target - s·d for the direction d it casts from there
+/// (required: the same d as aimed with, and the passage exact in rationals).
+Vec3 aimed_through(const Scene& scene, const Vec3& target, float s) {
+  const Aabb bounds = build(scene.soup()).bounds();
+  const Vec3 d = detail::inside_ray_direction(bounds, target + Vec3(s, 0, 0));
+  const Vec3 p = target - s * d;
+  REQUIRE(detail::inside_ray_direction(bounds, p) == d);
+  for (int axis = 0; axis < 3; ++axis)
+    REQUIRE(oracle::rational(p[axis]) + oracle::rational(s) * oracle::rational(d[axis]) ==
+            oracle::rational(target[axis]));
+  return p;
+}
+
+/// Shells where side_of's ray from a point inside reaches (-1, 0, 0), which is on an edge or a
+/// vertex of one of them, before leaving the bounds through x = min.
+struct AimedCase {
+  const char* what;
+  std::vector<Shell> shells;
+};
+
+std::vector<AimedCase> aimed_cases() {
+  const Vec3 target(-1, 0, 0);
+  const Shell octahedron{octahedron_mesh(Vec3(0.0f), {1, 1, 1, 1, 1, 1}),
+                         oracle::rational(Vec3(0.0f))};
+  // B on the ray beyond the target (half a step further): the ray runs along the edge target-B,
+  // in the planes of two faces.
+  const Vec3 beyond =
+      target + 0.5f * detail::inside_ray_direction(octahedron.scene.bounds(), Vec3(-0.5f, 0, 0));
+  return {
+      {"a box face's diagonal", {box_shell(Vec3(-1.0f), Vec3(1.0f))}},
+      {"an octahedron's vertex", {octahedron}},
+      {"a tetrahedron's vertex",
+       {tetrahedron_shell(target, Vec3(1, -1, -1), Vec3(1, 1, -1), Vec3(1, 0, 1))}},
+      {"a box edge",
+       {box_shell(Vec3(-1, -1, 0), Vec3(1, 1, 2)), box_shell(Vec3(-1, -1, -4), Vec3(1, 1, -3))}},
+      {"a box corner",
+       {box_shell(Vec3(-1, -2, 0), Vec3(1, 0, 2)), box_shell(Vec3(-1, 2, -3), Vec3(1, 3, -2))}},
+      {"an edge along the ray, in two faces' planes",
+       {octahedron, tetrahedron_shell(target, beyond, Vec3(-1.5f, 1, 0), Vec3(-1.5f, 0, 1))}},
+  };
+}
+
+TEST_CASE("side_of when its ray passes exactly through an edge or a vertex", "[nearest][inside]") {
+  const Vec3 target(-1, 0, 0);
+  for (const AimedCase& aimed : aimed_cases()) {
+    INFO("the ray meets " << aimed.what);
+    const Scene scene = merged_shells(aimed.shells, "aimed");
+    REQUIRE_FALSE(find_open_edge(scene.soup()));
+    for (const float s : {0.25f, 0.125f}) {
+      const Vec3 inner = aimed_through(scene, target, s);
+      REQUIRE(shells_side(aimed.shells, inner) == PointSide::inside);
+      check_sides(scene, {inner, target},
+                  [&](const Vec3& p) { return shells_side(aimed.shells, p); });
+      // A small box around the point makes it outside; its ray is the same.
+      std::vector<Shell> nested = aimed.shells;
+      nested.push_back(box_shell(inner - Vec3(0x1p-5f), inner + Vec3(0x1p-5f)));
+      const Scene outer = merged_shells(nested, "aimed_nested");
+      REQUIRE(aimed_through(outer, target, s) == inner);
+      REQUIRE(shells_side(nested, inner) == PointSide::outside);
+      check_sides(outer, {inner}, [&](const Vec3& p) { return shells_side(nested, p); });
+    }
+  }
+}
+
+TEST_CASE("side_of on a mesh with a vertex on each ray the retries cast", "[nearest][inside]") {
+  for (const bool nested : {false, true}) {
+    const std::vector<Shell> shells = inside_trap(nested);
+    const Scene trap = merged_shells(shells, nested ? "trap_nested" : "trap");
+    REQUIRE_FALSE(find_open_edge(trap.soup()));
+    const Vec3 origin(0.0f);
+    REQUIRE(detail::inside_ray_direction(build(trap.soup()).bounds(), origin) ==
+            retired_inside_directions().front());
+    REQUIRE(shells_side(shells, origin) == (nested ? PointSide::outside : PointSide::inside));
+    check_sides(trap, {origin, Vec3(0, 0, 3), Vec3(1, -1, 0.5f), Vec3(-4, 0, 0), Vec3(9, 0, 0)},
+                [&](const Vec3& p) { return shells_side(shells, p); });
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "support/random_cases.hpp"
 
 #include <trisect/bvh/build.hpp>
+#include <trisect/geometry/triangle_distance.hpp>
 #include <trisect/math/validate.hpp>
 #include <trisect/nearest/mesh_distance.hpp>
 
@@ -92,6 +93,35 @@ TEST_CASE("mesh_distance of touching, nested and far meshes", "[nearest][mesh_di
   check_distance(inner, inner, translation(Vec3(0, 0, 1e30f)));
   check_distance(random_soup(40, 320), random_soup(40, 321), translation(Vec3(1e6f, 0, -1e6f)));
   check_distance(lattice_soup(40, 322), lattice_soup(40, 323), translation(Vec3(0, -3e38f, 0)));
+}
+
+TEST_CASE("mesh_distance: a near miss with smaller ids before a pair that touches",
+          "[nearest][mesh_distance]") {
+  // A's triangle lies in the plane z = (1 + 2^-23) x + y. B's triangle 0 reaches
+  // (2^-25, 1/4, 1/4 + 2^-25), 2^-48 below that plane over the inside of A's triangle: a near
+  // miss (about 2e-15) whose double bounds reach down to 0. B's triangle 1 has a vertex on A's
+  // triangle: distance exactly 0, and (0, 1) is the answer.
+  const Triangle a{Vec3(0, 0, 0), Vec3(1, 0, 1 + 0x1p-23f), Vec3(0, 1, 1)};
+  const Vec3 near(0x1p-25f, 0.25f, 0.25f + 0x1p-25f), on(0.5f, 0.25f, 0.75f + 0x1p-24f);
+  const Triangle near_miss{near, near - Vec3(0, 0, 1), near + Vec3(0.125f, 0, -1)};
+  const Triangle touching{on, on + Vec3(0, 0, 1), on + Vec3(0.125f, 0, 1)};
+  const SquaredDistance miss = squared_distance(a, near_miss);
+  REQUIRE_FALSE(is_zero(miss));
+  REQUIRE(bounds_of(miss).lower == 0);
+  REQUIRE(is_zero(squared_distance(a, touching)));
+  const Scene first{"a", {a.a, a.b, a.c}};
+  const Scene second{"near_miss_then_touching",
+                     {near_miss.a, near_miss.b, near_miss.c, touching.a, touching.b, touching.c}};
+  for (const float scale : {1.0f, 0x1p10f, 0x1p-10f}) {  // exact: powers of two
+    const Transform scaled{{scale, 0, 0, 0, 0, scale, 0, 0, 0, 0, scale, 0}};
+    const Scene a_scaled = mapped(first, scaled);
+    check_distance(a_scaled, second, scaled);
+    const auto got = mesh_distance(build(a_scaled.soup()), build(second.soup()), scaled);
+    REQUIRE(got);
+    CHECK(got->distance == 0.0);
+    CHECK(got->first == 0);
+    CHECK(got->second == 1);
+  }
 }
 
 TEST_CASE("mesh_distance maps the second mesh exactly as Transform::apply",

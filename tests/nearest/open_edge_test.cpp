@@ -1,6 +1,7 @@
 // find_open_edge and require_closed against an exact edge count (positions welded as floats
 // compare, zero-area triangles left out): closed boxes, flipped, non-manifold but even, holes,
-// holes "covered" by zero-area triangles, -0 welded with 0, lattice soups and the real meshes.
+// holes "covered" by zero-area triangles, edges of three triangles (a duplicated face, a fin),
+// -0 welded with 0, lattice soups and the real meshes.
 #include "support/closed_meshes.hpp"
 #include "support/describe.hpp"
 #include "support/inside_oracle.hpp"
@@ -87,6 +88,33 @@ TEST_CASE("find_open_edge on closed shapes: boxes, flipped, empty, non-manifold 
   with_degenerate = with_triangle(with_degenerate, {Vec3(-1.0f), Vec3(0.0f), Vec3(1.0f)});
   check_open_edge(with_degenerate);
   check_open_edge(scenes::cube_sphere("cube_sphere", 4));
+}
+
+TEST_CASE("find_open_edge on edges used by three triangles: a duplicated face, a fin",
+          "[nearest][open_edge]") {
+  const Scene tetrahedron =
+      tetrahedron_mesh(Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1));
+  const Triangle face = tetrahedron.triangle(0);
+  for (const Triangle& copy : {face, Triangle{face.a, face.c, face.b}}) {
+    const Scene doubled = with_triangle(tetrahedron, copy);
+    const auto counts = oracle::edge_counts(doubled.soup());
+    REQUIRE(std::count_if(counts.begin(), counts.end(),
+                          [](const oracle::EdgeCount& e) { return e.triangles == 3; }) == 3);
+    check_open_edge(doubled);
+    const auto edge = find_open_edge(doubled.soup());
+    REQUIRE(edge);
+    CHECK(edge->triangles == 3);
+    CHECK(oracle::same_edge(edge->first, edge->second, face.a, face.b));
+  }
+  // A fin on the box's edge used first: that edge has three triangles, the fin's others one.
+  const Scene box = box_mesh(Vec3(0.0f), Vec3(1.0f));
+  const Triangle first = box.triangle(0);
+  const Scene fin = with_triangle(box, {first.a, first.b, Vec3(-1, -1, 0.5f)});
+  check_open_edge(fin);
+  const auto edge = find_open_edge(fin.soup());
+  REQUIRE(edge);
+  CHECK(edge->triangles == 3);
+  CHECK(oracle::same_edge(edge->first, edge->second, first.a, first.b));
 }
 
 TEST_CASE("find_open_edge welds -0 with 0", "[nearest][open_edge]") {

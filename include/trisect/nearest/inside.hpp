@@ -45,11 +45,12 @@ void require_closed(const TriangleSoup& soup, const std::string& mesh);
 
 /// Where `point` lies with respect to the mesh in `bvh`, exactly: `surface` when it lies on a
 /// triangle; otherwise the parity of the triangles of non-zero area that a ray from it crosses,
-/// for a ray that touches no edge or vertex and lies in no triangle's plane (each ray of a
-/// fixed sequence of directions is tried until one qualifies, every test exact). The answer
-/// is the same for every such ray when the mesh is closed (`find_open_edge`); on an open mesh
-/// it is the parity along the first qualifying ray, which depends on that ray. Orientation and
-/// self-intersections do not matter. Throws `InvalidInput` for a non-finite point.
+/// for a ray that touches no edge or vertex and lies in no triangle's plane (one ray in a fixed
+/// direction, perturbed symbolically where it would touch one: every test exact, no give-up).
+/// The answer is the same for every such ray when the mesh is closed (`find_open_edge`); on an
+/// open mesh it is the parity along that perturbed ray, which depends on it. Orientation and
+/// self-intersections do not matter. Throws `InvalidInput` for a non-finite point, nothing
+/// else.
 [[nodiscard]] PointSide side_of(const Bvh& bvh, const Vec3& point);
 
 /// `sides[i] = side_of(bvh, points[i])` for every i, in parallel (TBB); points are validated
