@@ -7,6 +7,7 @@
 #include "ray_kernels.hpp"
 #include "ray_validity.hpp"
 #include "ray_visitors.hpp"
+#include "trisect/detail/thread_fallback.hpp"
 
 #include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/bvh/ray_stream.hpp"
@@ -76,16 +77,19 @@ template <template <class> class Visitor, WalkOrder order, class Answer>
 void answer_stream(const Bvh& bvh, std::span<const Ray> rays, std::span<Answer> answers) {
   check_stream(rays, answers.size());
   const bool eight = chosen_ray_kernel() == RayKernel::eight_lane;
-  tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, rays.size(), rays_per_task),
-      [&](const tbb::blocked_range<std::size_t>& range) {
+  with_thread_fallback(0, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, rays.size(), rays_per_task),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
 #if TRISECT_HAVE_AVX2_KERNEL
-        if (eight)
-          return answer_rays_eight<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
+                        if (eight)
+                          return answer_rays_eight<Visitor, order>(bvh, rays, answers,
+                                                                   range.begin(), range.end());
 #endif
-        (void)eight;
-        answer_rays_four<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
-      });
+                        (void)eight;
+                        answer_rays_four<Visitor, order>(bvh, rays, answers, range.begin(),
+                                                         range.end());
+                      });
+  });
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "bvh/ray_visitors.hpp"
 
 #include "trisect/bvh/ordered_walk.hpp"
+#include "trisect/detail/thread_fallback.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
 #include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/math/float4.hpp"
@@ -312,11 +313,13 @@ void sides_of(const Bvh& bvh, std::span<const Vec3> points, std::span<PointSide>
                        std::to_string(sides.size()) + " answers");
   for (std::size_t i = 0; i < points.size(); ++i)
     check_point(points[i], [i] { return "sides_of: point " + std::to_string(i); });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 64),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t i = range.begin(); i < range.end(); ++i)
-                        sides[i] = side_of_valid(bvh, points[i]);
-                    });
+  detail::with_thread_fallback(0, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 64),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t i = range.begin(); i < range.end(); ++i)
+                          sides[i] = side_of_valid(bvh, points[i]);
+                      });
+  });
 }
 
 double signed_distance(const Bvh& bvh, const Vec3& point) {
