@@ -366,25 +366,33 @@ TEST_CASE("a thread that cannot start is the answer or exit 2 naming the file, n
     INFO(joined(arguments));
     const CommandRun reference = testing::run_trisect(arguments);
     REQUIRE(reference.status == 0);
-    // Down in large steps to the first limit that fails, then back up and down in small ones.
-    std::uint64_t limit = 512 * megabyte;
-    while (limit > 32 * megabyte &&
-           testing::run_trisect(arguments, {.memory_limit = limit}).status == 0)
-      limit -= 32 * megabyte;
+    // Runs under `limit`: the whole answer, or status 2 naming the mesh. True on success.
     bool mesh_read = true;
-    for (limit += 32 * megabyte; mesh_read && limit > 16 * megabyte; limit -= megabyte) {
+    const auto succeeds = [&](std::uint64_t limit) {
       const CommandRun run = testing::run_trisect(arguments, {.memory_limit = limit});
       INFO("limit " << limit / megabyte << " MB: " << run.err);
       REQUIRE((run.status == 0 || run.status == exit_bad_input));
       if (run.status == 0) {
         CHECK(run.out == reference.out);
-        continue;
+        return true;
       }
       CHECK(run.out.empty());
       CHECK_THAT(run.err, Catch::EndsWith(big + ": out of memory\n") ||
                               Catch::EndsWith(big + ": out of memory reading the mesh\n"));
       mesh_read = run.err.find("reading the mesh") == std::string::npos;
+      return false;
+    };
+    // The lowest limit that succeeds, to a megabyte (halved until one fails, then bisected)...
+    std::uint64_t fails = 512 * megabyte;
+    while (fails > 16 * megabyte && succeeds(fails)) fails /= 2;
+    std::uint64_t works = 2 * fails;
+    while (works - fails > megabyte) {
+      const std::uint64_t middle = fails + (works - fails) / 2;
+      (succeeds(middle) ? works : fails) = middle;
     }
+    // ... then each megabyte below it, until even the mesh cannot be read.
+    for (std::uint64_t limit = works; mesh_read && limit > 16 * megabyte; limit -= megabyte)
+      succeeds(limit);
   }
 }
 
