@@ -391,6 +391,7 @@ TEST_CASE("a thread that cannot start is the answer or exit 2 naming the file, n
       (succeeds(middle) ? works : fails) = middle;
     }
     // ... then each megabyte below it, until even the mesh cannot be read.
+    mesh_read = true;
     for (std::uint64_t limit = works; mesh_read && limit > 16 * megabyte; limit -= megabyte)
       succeeds(limit);
   }
