@@ -176,9 +176,10 @@ TEST_CASE("DynamicAabbTree and Broadphase shifts keep each proxy's box inside it
   DynamicAabbTree tree(FatBoxOptions{0.0f, 0.0f});
   Broadphase broadphase(FatBoxOptions{0.0f, 0.0f});
   std::vector<Aabb> moved = boxes;
+  std::vector<ProxyId> in_tree_ids, in_broadphase_ids;  // index for index with `boxes`
   for (const Aabb& box : boxes) {
-    tree.create_proxy(box);
-    broadphase.create_proxy(box);
+    in_tree_ids.push_back(tree.create_proxy(box));
+    in_broadphase_ids.push_back(broadphase.create_proxy(box));
   }
   const auto finds = [](const auto& search, const Vec3& point, ProxyId wanted) {
     bool found = false;
@@ -199,14 +200,14 @@ TEST_CASE("DynamicAabbTree and Broadphase shifts keep each proxy's box inside it
     broadphase.shift_origin(offset);
     REQUIRE_NOTHROW(tree.validate());
     REQUIRE_NOTHROW(broadphase.validate());
-    for (ProxyId id = 0; id < moved.size(); ++id) {
-      moved[id] = {moved[id].min + offset, moved[id].max + offset};
-      INFO("proxy " << id << " after offset " << offset.x << ' ' << offset.y << ' ' << offset.z);
-      REQUIRE(broadphase.box(id) == moved[id]);
-      CHECK(tree.fat_box(id).contains(moved[id]));
-      for (const Vec3& corner : {moved[id].min, moved[id].max}) {
-        CHECK(finds(in_tree, corner, id));
-        CHECK(finds(in_broadphase, corner, id));
+    for (std::size_t i = 0; i < moved.size(); ++i) {
+      moved[i] = {moved[i].min + offset, moved[i].max + offset};
+      INFO("box " << i << " after offset " << offset.x << ' ' << offset.y << ' ' << offset.z);
+      REQUIRE(broadphase.box(in_broadphase_ids[i]) == moved[i]);
+      CHECK(tree.fat_box(in_tree_ids[i]).contains(moved[i]));
+      for (const Vec3& corner : {moved[i].min, moved[i].max}) {
+        CHECK(finds(in_tree, corner, in_tree_ids[i]));
+        CHECK(finds(in_broadphase, corner, in_broadphase_ids[i]));
       }
     }
   }

@@ -87,6 +87,15 @@ std::vector<std::vector<std::string>> commands_with_answers(const Inputs& in) {
           {"slice", "--help"}};
 }
 
+// `text` without its lines that report a time (`info`'s "bvh build: 101.5 ms").
+std::string without_timings(const std::string& text) {
+  std::istringstream lines(text);
+  std::string kept;
+  for (std::string line; std::getline(lines, line);)
+    if (!line.ends_with(" ms")) kept += line + '\n';
+  return kept;
+}
+
 std::string joined(const std::vector<std::string>& words) {
   std::string line;
   for (const std::string& word : words) line += word + ' ';
@@ -204,7 +213,8 @@ TEST_CASE("an output path that is a symbolic link writes the file it leads to", 
       CHECK(fs::is_symlink(fs::symlink_status(folder / link)));
       CHECK(fs::is_regular_file(fs::symlink_status(target)));
       CHECK(contents(target) == expected.out);
-      CHECK(files_in(folder / "out") == std::vector<std::string>{name});  // no temporary file
+      for (const std::string& file : files_in(folder / "out"))
+        CHECK_FALSE(file.starts_with('.'));  // no temporary file
     }
     CHECK(fs::read_symlink(folder / ("dangling" + name)) == "out/" + name);
     CHECK(fs::read_symlink(folder / ("chain" + name)) == "dangling" + name);
@@ -373,7 +383,7 @@ TEST_CASE("a thread that cannot start is the answer or exit 2 naming the file, n
       INFO("limit " << limit / megabyte << " MB: " << run.err);
       REQUIRE((run.status == 0 || run.status == exit_bad_input));
       if (run.status == 0) {
-        CHECK(run.out == reference.out);
+        CHECK(without_timings(run.out) == without_timings(reference.out));
         return true;
       }
       CHECK(run.out.empty());
