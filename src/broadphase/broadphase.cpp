@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 namespace trisect {
@@ -97,6 +98,17 @@ const DynamicAabbTree& Broadphase::tree(Layer layer) const {
   return trees_[static_cast<std::size_t>(layer)];
 }
 
+void Broadphase::validate() const {
+  for (const DynamicAabbTree& tree : trees_) tree.validate();
+  for (ProxyId id = 0; id < flags_.size(); ++id) {
+    if ((flags_[id] & alive) == 0) continue;
+    const Proxy& proxy = proxies_[id];
+    if (!trees_[static_cast<std::size_t>(proxy.layer)].fat_box(proxy.node).contains(boxes_[id]))
+      throw std::logic_error("Broadphase::validate: proxy " + std::to_string(id) +
+                             "'s fat box does not contain its box");
+  }
+}
+
 ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filter,
                                  std::uint64_t user_data) {
   return create_proxy(box, ProxyOptions{layer, filter, user_data});
@@ -144,8 +156,10 @@ void Broadphase::move_proxy(ProxyId id, const Aabb& box, const Vec3& displacemen
   require_proxy(id);
   reserve_one_more(fat_changed_);
   reserve_one_more(moved_);
+  // Checked here, before the clamp below could make an infinite displacement finite; the tree
+  // validates the box before it changes anything.
+  DynamicAabbTree::require_displacement(id, displacement);
   const Proxy& proxy = proxies_[id];
-  // The tree validates the box and displacement before it changes anything.
   constexpr float largest = std::numeric_limits<float>::max();
   const Vec3 anticipated =
       glm::clamp(anticipation_of(id) * displacement, Vec3(-largest), Vec3(largest));
@@ -191,7 +205,7 @@ void Broadphase::set_layer(ProxyId id, Layer layer) {
 }
 
 void Broadphase::shift_origin(const Vec3& offset) {
-  if (!is_finite(offset)) validate(Aabb{offset, offset}, "origin shift");
+  if (!is_finite(offset)) trisect::validate(Aabb{offset, offset}, "origin shift");
   for (ProxyId id = 0; id < flags_.size(); ++id) {
     if ((flags_[id] & alive) == 0) continue;
     const Aabb shifted{boxes_[id].min + offset, boxes_[id].max + offset};
@@ -249,7 +263,7 @@ Layer Broadphase::layer(ProxyId id) const {
 }
 
 Aabb Broadphase::bounds_of(const Sphere& ball) {
-  validate(ball, "broadphase query ball");
+  trisect::validate(ball, "broadphase query ball");
   constexpr float largest = std::numeric_limits<float>::max();
   Aabb box;
   for (int axis = 0; axis < 3; ++axis) {

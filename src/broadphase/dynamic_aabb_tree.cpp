@@ -79,6 +79,11 @@ void DynamicAabbTree::require_box(const Aabb& box) {
   trisect::validate(box, "proxy box");
 }
 
+void DynamicAabbTree::require_displacement(ProxyId id, const Vec3& displacement) {
+  if (!is_finite(displacement))
+    throw InvalidInput("displacement of proxy " + std::to_string(id) + " is not finite");
+}
+
 ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) {
   return create_proxy(box, user_data, options_.default_margin());
 }
@@ -117,8 +122,7 @@ void DynamicAabbTree::destroy_proxy(ProxyId id) {
 bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement) {
   require_proxy(id);
   require_box(box);
-  if (!is_finite(displacement))
-    throw InvalidInput("displacement of proxy " + std::to_string(id) + " is not finite");
+  require_displacement(id, displacement);
   const Aabb& stored = links_[id].box;
   const auto leaf = static_cast<std::int32_t>(id);
   const float growth = growth_of(leaf, box);

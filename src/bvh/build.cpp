@@ -25,6 +25,7 @@
 #include <tbb/parallel_invoke.h>
 #include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
+#include "trisect/detail/thread_fallback.hpp"
 
 #include <algorithm>
 #include <array>
@@ -321,8 +322,7 @@ Bvh build(const TriangleSoup& soup, const BuildOptions& options) {
   if (soup.empty()) return {};
   const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
                                            : static_cast<int>(options.threads);
-  tbb::task_arena arena(threads);
-  return arena.execute([&] {
+  return detail::with_thread_fallback(threads, [&] {
     Bvh bvh = build_in_arena(soup, options);
     refresh_ray_nodes(bvh);
     return bvh;

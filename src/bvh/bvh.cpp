@@ -5,6 +5,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include "trisect/detail/thread_fallback.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -218,21 +219,24 @@ std::vector<Vec3> triangle_corners(const Bvh& bvh) {
   if (bvh.empty()) return corners;
   const std::vector<LeafRange> leaves =
       leaf_ranges(bvh.wide.span(), static_cast<std::uint32_t>(bvh.size()));
-  tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, leaves.size(), 1024), [&](const auto& range) {
-        for (std::size_t leaf = range.begin(); leaf != range.end(); ++leaf)
-          bvh.triangles.for_each_group(
-              leaves[leaf].begin, leaves[leaf].end,
-              [&](std::uint32_t first, const TriangleGroup& group) {
-                for (int lane = 0; lane < group.count; ++lane) {
-                  const Triangle t = group.triangle(lane);
-                  Vec3* at = corners.data() + 3 * std::size_t{bvh.ids[first + std::uint32_t(lane)]};
-                  at[0] = t.a;
-                  at[1] = t.b;
-                  at[2] = t.c;
-                }
-              });
-      });
+  detail::with_thread_fallback(0, [&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, leaves.size(), 1024), [&](const auto& range) {
+          for (std::size_t leaf = range.begin(); leaf != range.end(); ++leaf)
+            bvh.triangles.for_each_group(
+                leaves[leaf].begin, leaves[leaf].end,
+                [&](std::uint32_t first, const TriangleGroup& group) {
+                  for (int lane = 0; lane < group.count; ++lane) {
+                    const Triangle t = group.triangle(lane);
+                    Vec3* at =
+                        corners.data() + 3 * std::size_t{bvh.ids[first + std::uint32_t(lane)]};
+                    at[0] = t.a;
+                    at[1] = t.b;
+                    at[2] = t.c;
+                  }
+                });
+        });
+  });
   return corners;
 }
 
@@ -259,11 +263,13 @@ void refresh_ray_nodes(Bvh& bvh) {
       if (node.child[lane] != WideNode::leaf && node.child[lane] < count)
         ends[node.child[lane]] = node.child_end(lane, ends[i]);
   }
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1024),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t i = range.begin(); i < range.end(); ++i)
-                        bvh.ray_nodes[i] = RayNode::of(bvh.wide[i], ends[i]);
-                    });
+  detail::with_thread_fallback(0, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1024),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t i = range.begin(); i < range.end(); ++i)
+                          bvh.ray_nodes[i] = RayNode::of(bvh.wide[i], ends[i]);
+                      });
+  });
 }
 
 }  // namespace trisect

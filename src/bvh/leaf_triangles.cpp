@@ -7,6 +7,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include "trisect/detail/thread_fallback.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -32,12 +33,14 @@ LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const Triang
   stored.size_ = ids.size();
   stored.coordinates_ = std::move(coordinates);
   stored.leaf_starts_ = std::move(leaf_starts);
-  tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, leaves.size(), 1024), [&](const auto& range) {
-        for (std::size_t index = range.begin(); index != range.end(); ++index)
-          stored.rewrite_leaf(leaves[index],
-                              [&](std::uint32_t slot) { return soup.triangle(ids[slot]); });
-      });
+  detail::with_thread_fallback(0, [&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, leaves.size(), 1024), [&](const auto& range) {
+          for (std::size_t index = range.begin(); index != range.end(); ++index)
+            stored.rewrite_leaf(leaves[index],
+                                [&](std::uint32_t slot) { return soup.triangle(ids[slot]); });
+        });
+  });
   return stored;
 }
 

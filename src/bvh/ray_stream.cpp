@@ -7,6 +7,7 @@
 #include "ray_kernels.hpp"
 #include "ray_validity.hpp"
 #include "ray_visitors.hpp"
+#include "trisect/detail/thread_fallback.hpp"
 
 #include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/bvh/ray_stream.hpp"
@@ -84,18 +85,21 @@ template <template <class> class Visitor, WalkOrder order, class Answer>
 void answer_stream(const Bvh& bvh, std::span<const Ray> rays, std::span<Answer> answers) {
   check_stream(rays, answers.size());
   const RayKernel kernel = chosen_ray_kernel();
-  tbb::parallel_for(
-      tbb::blocked_range<std::size_t>(0, rays.size(), rays_per_task),
-      [&](const tbb::blocked_range<std::size_t>& range) {
+  with_thread_fallback(0, [&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, rays.size(), rays_per_task),
+        [&](const tbb::blocked_range<std::size_t>& range) {
 #if TRISECT_HAVE_AVX2_KERNEL
-        if (kernel == RayKernel::mask_register)
-          return answer_rays_mask<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
-        if (kernel == RayKernel::eight_lane)
-          return answer_rays_eight<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
+          if (kernel == RayKernel::mask_register)
+            return answer_rays_mask<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
+          if (kernel == RayKernel::eight_lane)
+            return answer_rays_eight<Visitor, order>(bvh, rays, answers, range.begin(),
+                                                     range.end());
 #endif
-        (void)kernel;
-        answer_rays_four<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
-      });
+          (void)kernel;
+          answer_rays_four<Visitor, order>(bvh, rays, answers, range.begin(), range.end());
+        });
+  });
 }
 
 }  // namespace

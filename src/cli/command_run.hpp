@@ -5,6 +5,7 @@
 #include "errors.hpp"
 
 #include <trisect/cli/run.hpp>
+#include <trisect/detail/thread_fallback.hpp>
 #include <trisect/error.hpp>
 #include <trisect/math/validate.hpp>
 
@@ -43,6 +44,9 @@ class CommandRun {
     } catch (const std::bad_alloc&) {
       report(processing_ + ": out of memory");
     } catch (const std::length_error&) {  // a container asked for more than it can hold
+      report(processing_ + ": out of memory");
+    } catch (const std::exception& error) {  // a thread that could not start: no memory either
+      if (!detail::is_thread_start_failure(error)) throw;
       report(processing_ + ": out of memory");
     }
     return exit_bad_input;

@@ -1,19 +1,17 @@
 #include "output.hpp"
 
 #include "errors.hpp"
+#include "io/atomic_file.hpp"
 
 #include <trisect/io/text_token.hpp>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <ostream>
+#include <system_error>
 #include <vector>
 
 namespace trisect::cli {
@@ -27,9 +25,20 @@ std::string describe(const OutputRequest& request) {
   return request.option + ' ' + quoted_excerpt(request.path);
 }
 
+// Where a write to `path` lands (its links followed), or `path` itself for a loop of links,
+// which the write then reports.
+fs::path write_target(const std::string& path) {
+  try {
+    return io::write_target(path);
+  } catch (const std::system_error&) {
+    return path;
+  }
+}
+
 // True when `a` and `b` name the same file: the same inode when both exist, else the same
-// normalised absolute path.
-bool same_file(const std::string& a, const std::string& b) {
+// normalised absolute path of the file their links lead to.
+bool same_file(const std::string& a_path, const std::string& b_path) {
+  const fs::path a = write_target(a_path), b = write_target(b_path);
   std::error_code error;
   if (fs::exists(a, error) && fs::exists(b, error)) return fs::equivalent(a, b, error);
   return fs::weakly_canonical(fs::absolute(a, error), error) ==
@@ -45,7 +54,7 @@ void check_location(const OutputRequest& request) {
   std::error_code error;
   if (fs::is_directory(request.path, error))
     throw UsageError(describe(request) + " is a directory");
-  const fs::path folder = fs::path(request.path).parent_path();
+  const fs::path folder = write_target(request.path).parent_path();
   if (!folder.empty() && !fs::is_directory(folder, error))
     throw UsageError(describe(request) + ": the folder " + quoted_excerpt(folder.string()) +
                      " does not exist");
@@ -58,16 +67,6 @@ WriteError write_error(const std::string& name, int error_number) {
   std::string message = "cannot write " + name;
   if (error_number != 0) message += std::string(": ") + std::strerror(error_number);
   return WriteError(message, error_number == EPIPE);
-}
-
-// Permission bits for a new output file: those of the file it replaces, or what a plain open
-// would give (0666 without the umask's bits).
-mode_t new_file_mode(const fs::path& target) {
-  struct stat existing {};
-  if (::stat(target.c_str(), &existing) == 0) return existing.st_mode & 07777;
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  return 0666 & ~mask;
 }
 
 }  // namespace
@@ -92,21 +91,6 @@ void check_outputs(std::span<const OutputRequest> outputs, std::span<const std::
   }
 }
 
-// A file output: the temporary file beside the target, or the special file itself.
-struct OutputWriter::TemporaryFile {
-  fs::path target;
-  fs::path temporary;  // empty for a special file, written in place
-  std::ofstream stream;
-  bool finished = false;
-
-  ~TemporaryFile() {
-    if (temporary.empty()) return;
-    stream.close();
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-  }
-};
-
 OutputWriter::OutputWriter(std::ostream& standard_output)
     : name_("standard output"), stream_(&standard_output) {
   errno = 0;
@@ -116,30 +100,8 @@ OutputWriter::OutputWriter(const OutputRequest& request, std::ostream& standard_
     : OutputWriter(standard_output) {
   if (is_standard_output(request.path)) return;
   name_ = describe(request);
-  file_ = std::make_unique<TemporaryFile>();
-  std::error_code error;
-  // Links are followed, so that the file they point to is replaced, not the link.
-  file_->target =
-      fs::exists(request.path, error) ? fs::canonical(request.path, error) : fs::path(request.path);
-  const bool special = fs::exists(file_->target, error) && !fs::is_regular_file(file_->target);
-  fs::path opened = file_->target;
-  if (!special) {
-    const fs::path folder = file_->target.parent_path();
-    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "." + string.
-    std::string name(1, '.');
-    name += file_->target.filename().string();
-    name += ".trisect-XXXXXX";
-    std::string pattern = (folder / name).string();
-    const int descriptor = ::mkstemp(pattern.data());
-    if (descriptor < 0) throw write_error(name_, errno);
-    file_->temporary = opened = pattern;
-    const bool mode_set = ::fchmod(descriptor, new_file_mode(file_->target)) == 0;
-    ::close(descriptor);
-    if (!mode_set) throw write_error(name_, errno);
-  }
-  file_->stream.open(opened, std::ios::binary | std::ios::trunc);
-  if (!file_->stream) throw write_error(name_, errno);
-  stream_ = &file_->stream;
+  on_file([&] { file_ = std::make_unique<io::AtomicFile>(request.path); });
+  stream_ = &file_->stream();
 }
 
 OutputWriter::~OutputWriter() = default;
@@ -147,25 +109,28 @@ OutputWriter::~OutputWriter() = default;
 OutputWriter::OutputWriter(OutputWriter&& other) noexcept
     : name_(std::move(other.name_)), file_(std::move(other.file_)), stream_(other.stream_) {}
 
+template <class Step>
+void OutputWriter::on_file(Step&& step) const {
+  try {
+    step();
+  } catch (const std::system_error& error) {
+    throw write_error(name_, error.code().value());
+  }
+}
+
 void OutputWriter::check() const {
+  if (file_) on_file([&] { file_->check(); });
   if (!*stream_) throw write_error(name_, errno);
 }
 
 void OutputWriter::finish() {
+  if (file_) return on_file([&] { file_->finish(); });
   stream_->flush();
   check();
-  if (!file_) return;
-  file_->stream.close();
-  check();
-  file_->finished = true;
 }
 
 void OutputWriter::publish() {
-  if (!file_ || file_->temporary.empty()) return;
-  if (!file_->finished) finish();
-  if (std::rename(file_->temporary.c_str(), file_->target.c_str()) != 0)
-    throw write_error(name_, errno);
-  file_->temporary.clear();
+  if (file_) on_file([&] { file_->publish(); });
 }
 
 void write_outputs(std::span<const Output> outputs, std::ostream& standard_output) {

@@ -10,6 +10,10 @@
 #include <span>
 #include <string>
 
+namespace trisect::io {
+class AtomicFile;
+}
+
 namespace trisect::cli {
 
 /// The path that means standard output wherever an output path is expected.
@@ -27,8 +31,9 @@ struct OutputRequest {
 /// (standard output twice included).
 void check_outputs(std::span<const OutputRequest> outputs, std::span<const std::string> inputs);
 
-/// One output being written: standard output, a regular file (through a temporary file beside
-/// it) or a special file such as a device or FIFO (written in place, since it cannot be replaced).
+/// One output being written: standard output, or a file through `io::AtomicFile` (a regular
+/// file through a temporary file beside the file that its links lead to, a special file such as
+/// a device or FIFO in place, since it cannot be replaced).
 class OutputWriter {
  public:
   /// Writes to `standard_output` (named "standard output" in messages).
@@ -60,9 +65,12 @@ class OutputWriter {
   void publish();
 
  private:
-  struct TemporaryFile;
+  // Runs `step` on the file, reporting its failure as a `WriteError` naming the output.
+  template <class Step>
+  void on_file(Step&& step) const;
+
   std::string name_;  // for messages: "standard output" or "--svg FILE"
-  std::unique_ptr<TemporaryFile> file_;
+  std::unique_ptr<io::AtomicFile> file_;
   std::ostream* stream_;
 };
 

@@ -3,6 +3,7 @@
 // tinybvh and madmann91/bvh serialise their nodes, here with a checksum and checked counts).
 #include "trisect/io/bvh_file.hpp"
 
+#include "atomic_file.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <fcntl.h>
@@ -259,70 +260,6 @@ Bvh tree_of(const std::filesystem::path& path, const std::shared_ptr<Mapping>& m
   return bvh;
 }
 
-// --- saving ---
-
-mode_t mode_for(const std::filesystem::path& path) {
-  struct stat existing {};
-  if (::stat(path.c_str(), &existing) == 0) return existing.st_mode & 07777;
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  return 0666 & ~mask;
-}
-
-// A file being written under a temporary name beside its path; removed unless published.
-class TemporaryFile {
- public:
-  // Created with the permissions of the file it will replace, or those a new file gets (0666
-  // minus the umask).
-  explicit TemporaryFile(const std::filesystem::path& path) : path_(path) {
-    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
-    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "." + string.
-    std::string name(1, '.');
-    name += path.filename().string();
-    name += ".trisect-XXXXXX";
-    std::string pattern = (folder / name).string();
-    fd_ = ::mkstemp(pattern.data());
-    if (fd_ < 0) fail(path_, "cannot create file: " + system_message(errno));
-    temporary_ = pattern;
-    if (::fchmod(fd_, mode_for(path)) != 0) {
-      const int error = errno;
-      ::close(fd_);
-      ::unlink(temporary_.c_str());
-      fail(path_, "cannot create file: " + system_message(error));
-    }
-  }
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-  ~TemporaryFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!published_ && !temporary_.empty()) ::unlink(temporary_.c_str());
-  }
-
-  void write(const void* bytes, std::size_t count) {
-    const char* at = static_cast<const char*>(bytes);
-    while (count > 0) {
-      const ssize_t written = ::write(fd_, at, count);
-      if (written < 0 && errno == EINTR) continue;
-      if (written < 0) fail(path_, "cannot write: " + system_message(errno));
-      at += written;
-      count -= static_cast<std::size_t>(written);
-    }
-  }
-
-  void publish() {
-    const int fd = std::exchange(fd_, -1);
-    if (::close(fd) != 0) fail(path_, "cannot write: " + system_message(errno));
-    if (::rename(temporary_.c_str(), path_.c_str()) != 0)
-      fail(path_, "cannot replace the file: " + system_message(errno));
-    published_ = true;
-  }
-
- private:
-  std::filesystem::path path_, temporary_;
-  int fd_ = -1;
-  bool published_ = false;
-};
-
 }  // namespace
 
 void write_bvh(const Bvh& bvh, std::ostream& out) {
@@ -334,13 +271,13 @@ void write_bvh(const Bvh& bvh, std::ostream& out) {
 }
 
 void save_bvh(const Bvh& bvh, const std::filesystem::path& path) {
-  refuse_special_file(path);
-  const Arrays arrays = arrays_of(bvh);
-  const FileHeader header = checksummed_header(bvh, arrays);
-  TemporaryFile file(path);
-  for_each_piece(header, arrays,
-                 [&](const void* bytes, std::size_t count) { file.write(bytes, count); });
-  file.publish();
+  try {
+    io::AtomicFile file(path);
+    write_bvh(bvh, file.stream());
+    file.publish();
+  } catch (const std::system_error& error) {
+    fail(path, error.what());
+  }
 }
 
 Bvh load_bvh(const std::filesystem::path& path, const BvhLoadOptions& options) {

@@ -13,6 +13,7 @@
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include "trisect/detail/thread_fallback.hpp"
 
 #include <bit>
 #include <cmath>
@@ -152,11 +153,13 @@ void closest_points(const Bvh& bvh, std::span<const Vec3> points,
     check_query(points[i], max_distance,
                 [i] { return "closest points: point " + std::to_string(i); });
   constexpr std::size_t points_per_task = 64;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), points_per_task),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t i = range.begin(); i < range.end(); ++i)
-                        answers[i] = closest_point(bvh, points[i], max_distance);
-                    });
+  detail::with_thread_fallback(0, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), points_per_task),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t i = range.begin(); i < range.end(); ++i)
+                          answers[i] = closest_point(bvh, points[i], max_distance);
+                      });
+  });
 }
 
 }  // namespace trisect

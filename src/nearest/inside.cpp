@@ -56,6 +56,7 @@
 #include "inside_ray.hpp"
 
 #include "trisect/bvh/ordered_walk.hpp"
+#include "trisect/detail/thread_fallback.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
 #include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/math/float4.hpp"
@@ -251,12 +252,13 @@ TRISECT_AVX2_TARGET PointSide side_eight(const Bvh& bvh, const Ray& ray) {
 }
 #endif
 
-/// The side of `point` from the walk of its one ray, with the kernel the ray queries use (the
-/// same answers either way).
+/// The side of `point` from the walk of its one ray, with the AVX2 node test wherever the ray
+/// queries use eight lanes (AVX2 or AVX-512), the portable one otherwise (the same answers
+/// either way).
 PointSide side_of_valid(const Bvh& bvh, const Vec3& point) {
   const Ray ray{point, detail::inside_ray_direction(bvh.bounds(), point)};
 #if TRISECT_HAVE_AVX2_KERNEL
-  if (detail::chosen_ray_kernel() == detail::RayKernel::eight_lane) return side_eight(bvh, ray);
+  if (detail::chosen_ray_kernel() != detail::RayKernel::four_lane) return side_eight(bvh, ray);
 #endif
   return side_four(bvh, ray);
 }
@@ -334,11 +336,13 @@ void sides_of(const Bvh& bvh, std::span<const Vec3> points, std::span<PointSide>
                        std::to_string(sides.size()) + " answers");
   for (std::size_t i = 0; i < points.size(); ++i)
     check_point(points[i], [i] { return "sides_of: point " + std::to_string(i); });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 64),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t i = range.begin(); i < range.end(); ++i)
-                        sides[i] = side_of_valid(bvh, points[i]);
-                    });
+  detail::with_thread_fallback(0, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, points.size(), 64),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                        for (std::size_t i = range.begin(); i < range.end(); ++i)
+                          sides[i] = side_of_valid(bvh, points[i]);
+                      });
+  });
 }
 
 double signed_distance(const Bvh& bvh, const Vec3& point) {

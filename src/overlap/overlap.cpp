@@ -7,6 +7,7 @@
 #include "math/transformed_box.hpp"
 #include "trisect/bvh/box_query.hpp"
 #include "trisect/bvh/build.hpp"
+#include "trisect/detail/thread_fallback.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"
 #include "trisect/geometry/detail/self_overlap_filter.hpp"
 #include "trisect/geometry/self_overlap.hpp"
@@ -411,23 +412,16 @@ std::vector<NodePair> tasks(PairFinder& finder, std::size_t enough) {
   return current;
 }
 
-/// Every pair, sorted: the subtree pairs of `tasks` shared among threads, each thread with its
-/// own finder (and so its own mapped boxes), the per-thread lists joined and sorted, so the
-/// answer does not depend on the thread count or the schedule.
-std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
-                                        const Transform* transform, bool self,
-                                        const OverlapOptions& options) {
-  if (first.empty() || second.empty()) return {};
-  const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
-                                           : static_cast<int>(options.threads);
-  tbb::task_arena arena(threads);
+// `collect_pairs` in the calling task arena, on its threads.
+std::vector<TrianglePair> pairs_in_arena(const Bvh& first, const Bvh& second,
+                                         const Transform* transform, bool self) {
   std::vector<SelfSlot> slots;
-  if (self) arena.execute([&] { slots = self_slots(first); });
+  if (self) slots = self_slots(first);
   const auto make_finder = [&] {
     return PairFinder(first, second, transform, self ? slots.data() : nullptr, nullptr, nullptr);
   };
   std::vector<TrianglePair> pairs;
-  if (threads == 1) {
+  if (tbb::this_task_arena::max_concurrency() == 1) {
     PairFinder finder = make_finder();
     finder.descend_all();
     pairs = std::move(finder.found());
@@ -435,11 +429,9 @@ std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
     PairFinder planner = make_finder();
     const std::vector<NodePair> work = tasks(planner, 1024);
     tbb::enumerable_thread_specific<PairFinder> finders(make_finder);
-    arena.execute([&] {
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, work.size(), 1), [&](const auto& range) {
-        PairFinder& finder = finders.local();
-        for (std::size_t k = range.begin(); k != range.end(); ++k) finder.descend(work[k]);
-      });
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, work.size(), 1), [&](const auto& range) {
+      PairFinder& finder = finders.local();
+      for (std::size_t k = range.begin(); k != range.end(); ++k) finder.descend(work[k]);
     });
     std::size_t total = 0;
     for (PairFinder& finder : finders) total += finder.found().size();
@@ -449,6 +441,19 @@ std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
   }
   std::sort(pairs.begin(), pairs.end());
   return pairs;
+}
+
+/// Every pair, sorted: the subtree pairs of `tasks` shared among threads, each thread with its
+/// own finder (and so its own mapped boxes), the per-thread lists joined and sorted, so the
+/// answer does not depend on the thread count or the schedule.
+std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
+                                        const Transform* transform, bool self,
+                                        const OverlapOptions& options) {
+  if (first.empty() || second.empty()) return {};
+  const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
+                                           : static_cast<int>(options.threads);
+  return detail::with_thread_fallback(
+      threads, [&] { return pairs_in_arena(first, second, transform, self); });
 }
 
 }  // namespace

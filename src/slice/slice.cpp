@@ -12,6 +12,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <glm/geometric.hpp>
+#include "trisect/detail/thread_fallback.hpp"
 
 #include <algorithm>
 #include <array>
@@ -293,13 +294,13 @@ std::vector<Section> slice(const TriangleSoup& soup, const Vec3& normal,
   if (options.threads < 0 || options.threads > max_slice_threads)
     throw InvalidInput("slice: threads must be from 0 to " + std::to_string(max_slice_threads) +
                        ", got " + std::to_string(options.threads));
-  if (options.threads > 0) {
-    // More workers than TBB runs at once would only make TBB warn on stderr.
-    tbb::task_arena arena(std::min(options.threads, tbb::info::default_concurrency()));
-    arena.execute([&] { distinct = slice_distinct(soup, normal, planes, options, local); });
-  } else {
-    distinct = slice_distinct(soup, normal, planes, options, local);
-  }
+  // More workers than TBB runs at once would only make TBB warn on stderr.
+  const int threads =
+      options.threads > 0 ? std::min(options.threads, tbb::info::default_concurrency()) : 0;
+  distinct = detail::with_thread_fallback(threads, [&] {
+    local = {};
+    return slice_distinct(soup, normal, planes, options, local);
+  });
   // Each offset's section, moved out of `distinct` at its last use and copied before.
   std::vector<std::size_t> plane_of(offsets.size()), remaining_uses(planes.size(), 0);
   for (std::size_t i = 0; i < offsets.size(); ++i) {

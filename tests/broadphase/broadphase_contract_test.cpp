@@ -1,10 +1,11 @@
 // Broadphase contracts at the edges: layer values that name no layer, pair callbacks that
-// throw, and static proxies that move onto each other.
+// throw, static proxies that move onto each other, and displacements that are not finite.
 #include <trisect/broadphase/broadphase.hpp>
 #include <trisect/math/validate.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -84,6 +85,50 @@ TEST_CASE("Broadphase static proxies moved onto each other do not pair", "[broad
   broadphase.update_pairs();
   CHECK(broadphase.began().empty());
   CHECK(broadphase.ended().empty());
+}
+
+// Contract 7: a displacement that is not finite throws and changes nothing, in either layer
+// and in the tree alone (issue 35, item 9: an infinite one used to be clamped and accepted).
+TEST_CASE("Broadphase and DynamicAabbTree refuse a displacement that is not finite",
+          "[broadphase]") {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Vec3 bad[] = {Vec3(inf), Vec3(-inf, 0, 0), Vec3(0, 0, inf), Vec3(nan), Vec3(0, nan, 0)};
+  Broadphase broadphase(FatBoxOptions{0.0f, 4.0f});
+  const ProxyId moving = broadphase.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)});
+  const ProxyId wall = broadphase.create_proxy(Aabb{Vec3(0.5f), Vec3(2.0f)}, Layer::static_layer);
+  broadphase.update_pairs();
+  const std::vector<ProxyPair> pairs = broadphase.pairs();
+  REQUIRE(pairs == (std::vector<ProxyPair>{{moving, wall}}));
+  for (const ProxyId id : {moving, wall}) {
+    const Layer layer = id == moving ? Layer::dynamic_layer : Layer::static_layer;
+    const DynamicAabbTree& tree = broadphase.tree(layer);
+    const ProxyId node = 0;  // each proxy is the only leaf of its layer's tree
+    const Aabb box = broadphase.box(id);
+    const Aabb fat = tree.fat_box(node);
+    for (const Vec3& displacement : bad) {
+      const Aabb far{box.min + 100.0f, box.max + 100.0f};
+      REQUIRE_THROWS_AS(broadphase.move_proxy(id, far, displacement), InvalidInput);
+      REQUIRE_THROWS_WITH(broadphase.move_proxy(id, far, displacement),
+                          Catch::Contains("displacement of proxy " + std::to_string(id)));
+      CHECK(broadphase.box(id) == box);
+      CHECK(tree.fat_box(node) == fat);
+      broadphase.update_pairs();
+      CHECK(broadphase.began().empty());
+      CHECK(broadphase.ended().empty());
+      CHECK(broadphase.pairs() == pairs);
+      REQUIRE_NOTHROW(broadphase.validate());
+    }
+  }
+  DynamicAabbTree tree(FatBoxOptions{0.0f, 4.0f});
+  const ProxyId id = tree.create_proxy(Aabb{Vec3(0.0f), Vec3(1.0f)});
+  for (const Vec3& displacement : bad) {
+    REQUIRE_THROWS_AS(tree.move_proxy(id, Aabb{Vec3(5.0f), Vec3(6.0f)}, displacement),
+                      InvalidInput);
+    CHECK(tree.fat_box(id) == Aabb{Vec3(0.0f), Vec3(1.0f)});
+    CHECK(tree.refits_since_rebuild() == 0);
+    REQUIRE_NOTHROW(tree.validate());
+  }
 }
 
 }  // namespace trisect::testing

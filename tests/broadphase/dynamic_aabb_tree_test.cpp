@@ -1,6 +1,7 @@
 #include "broadphase/random_boxes.hpp"
 #include "broadphase/tree_answer.hpp"
 
+#include <trisect/broadphase/broadphase.hpp>
 #include <trisect/broadphase/dynamic_aabb_tree.hpp>
 #include <trisect/math/validate.hpp>
 
@@ -160,6 +161,56 @@ TEST_CASE("DynamicAabbTree moves inside the fat box change nothing", "[broadphas
   // Stopping: the stored box is far larger than needed, so it shrinks.
   REQUIRE(tree.move_proxy(id, Aabb{box.min + large, box.max + large}, Vec3(0.0f)));
   REQUIRE(tree.fat_box(id) == Aabb{Vec3(0.5f, -0.5f, -0.5f), Vec3(2.5f, 1.5f, 1.5f)});
+}
+
+// Issue 35, item 10: after an origin shift each stored box must still contain the proxy's box
+// moved by the offset (each face rounded to the nearest float); a face rounded inward instead
+// loses the proxy's own corners when the margin is 0. Offsets whose sums are not floats.
+TEST_CASE("DynamicAabbTree and Broadphase shifts keep each proxy's box inside its fat box",
+          "[broadphase]") {
+  const std::vector<Aabb> boxes = {{Vec3(0.1f), Vec3(0.3f)},
+                                   {Vec3(-1.0f / 3.0f, 0.7f, 5.0f), Vec3(0.2f, 0.9f, 5.0f)},
+                                   {Vec3(12345.678f, -0.001f, 1e-7f), Vec3(12346.5f, 0.0f, 3.3f)}};
+  const std::vector<Vec3> offsets = {Vec3(0.7f, -0.1f, 1.0f / 3.0f), Vec3(1e-3f, 3e5f, -2.9f),
+                                     Vec3(-12345.6f, 0.3f, 1e-9f)};
+  DynamicAabbTree tree(FatBoxOptions{0.0f, 0.0f});
+  Broadphase broadphase(FatBoxOptions{0.0f, 0.0f});
+  std::vector<Aabb> moved = boxes;
+  std::vector<ProxyId> in_tree_ids, in_broadphase_ids;  // index for index with `boxes`
+  for (const Aabb& box : boxes) {
+    in_tree_ids.push_back(tree.create_proxy(box));
+    in_broadphase_ids.push_back(broadphase.create_proxy(box));
+  }
+  const auto finds = [](const auto& search, const Vec3& point, ProxyId wanted) {
+    bool found = false;
+    search(point, [&](ProxyId id) {
+      found = found || id == wanted;
+      return true;
+    });
+    return found;
+  };
+  const auto in_tree = [&](const Vec3& point, auto&& visit) {
+    tree.query(Aabb{point, point}, visit);
+  };
+  const auto in_broadphase = [&](const Vec3& point, auto&& visit) {
+    broadphase.query(point, ProxyQueryFilter{}, visit);
+  };
+  for (const Vec3& offset : offsets) {
+    tree.shift(offset);
+    broadphase.shift_origin(offset);
+    REQUIRE_NOTHROW(tree.validate());
+    REQUIRE_NOTHROW(broadphase.validate());
+    for (std::size_t i = 0; i < moved.size(); ++i) {
+      moved[i] = {moved[i].min + offset, moved[i].max + offset};
+      INFO("box " << i << " after offset " << offset.x << ' ' << offset.y << ' ' << offset.z);
+      REQUIRE(broadphase.box(in_broadphase_ids[i]) == moved[i]);
+      CHECK(tree.fat_box(in_tree_ids[i]).contains(moved[i]));
+      for (const Vec3& corner : {moved[i].min, moved[i].max}) {
+        CHECK(finds(in_tree, corner, in_tree_ids[i]));
+        CHECK(finds(in_broadphase, corner, in_broadphase_ids[i]));
+      }
+    }
+  }
 }
 
 TEST_CASE("DynamicAabbTree height stays near log2 of the proxy count", "[broadphase]") {

@@ -87,6 +87,15 @@ std::vector<std::vector<std::string>> commands_with_answers(const Inputs& in) {
           {"slice", "--help"}};
 }
 
+// `text` without its lines that report a time (`info`'s "bvh build: 101.5 ms").
+std::string without_timings(const std::string& text) {
+  std::istringstream lines(text);
+  std::string kept;
+  for (std::string line; std::getline(lines, line);)
+    if (!line.ends_with(" ms")) kept += line + '\n';
+  return kept;
+}
+
 std::string joined(const std::vector<std::string>& words) {
   std::string line;
   for (const std::string& word : words) line += word + ' ';
@@ -169,6 +178,70 @@ TEST_CASE("a written output file replaces the old one whole, with its permission
   CHECK(std::filesystem::status(json).permissions() == std::filesystem::perms(0640));
   CHECK(files_in(in.folder.path()) ==
         std::vector<std::string>{"crossing.obj", "cube.obj", "out.json", "q.txt"});
+}
+
+// Contract 5: a symbolic link is followed, through a chain of links and to a file that does not
+// exist yet, and the link stays (issue 35, item 6: a dangling link used to be replaced by a
+// regular file and its target never written).
+TEST_CASE("an output path that is a symbolic link writes the file it leads to", "[cli][output]") {
+  namespace fs = std::filesystem;
+  const Inputs in;
+  const fs::path& folder = in.folder.path();
+  fs::create_directory(folder / "out");
+  const std::vector<std::string> slice{"slice", in.cube, "--axis", "z", "--at", "0.5"};
+  for (const char* option : {"-o", "--json", "--svg"}) {
+    std::vector<std::string> base =
+        option == std::string("-o") ? std::vector<std::string>{"build", in.cube} : slice;
+    base.push_back(option);
+    std::vector<std::string> to_stdout = base;
+    to_stdout.push_back("-");
+    const CommandRun expected = testing::run_in_process(to_stdout);
+    REQUIRE(expected.status == 0);
+    const std::string name = std::string("file") + option;
+    const fs::path target = folder / "out" / name;
+    // A dangling link (relative, read from the link's folder), then a link to that link.
+    fs::create_symlink("out/" + name, folder / ("dangling" + name));
+    fs::create_symlink("dangling" + name, folder / ("chain" + name));
+    for (const std::string& link : {"dangling" + name, "chain" + name}) {
+      fs::remove(target);
+      std::vector<std::string> arguments = base;
+      arguments.push_back((folder / link).string());
+      INFO(joined(arguments));
+      const CommandRun run = testing::run_in_process(arguments);
+      INFO(run.err);
+      CHECK(run.status == 0);
+      CHECK(fs::is_symlink(fs::symlink_status(folder / link)));
+      CHECK(fs::is_regular_file(fs::symlink_status(target)));
+      CHECK(contents(target) == expected.out);
+      for (const std::string& file : files_in(folder / "out"))
+        CHECK_FALSE(file.starts_with('.'));  // no temporary file
+    }
+    CHECK(fs::read_symlink(folder / ("dangling" + name)) == "out/" + name);
+    CHECK(fs::read_symlink(folder / ("chain" + name)) == "dangling" + name);
+  }
+}
+
+// Contract 5's order: files are renamed into place only once standard output is written too
+// (issue 35, item 10: renamed as soon as written, they were replaced by a run that failed).
+TEST_CASE("a run whose standard output fails replaces no output file", "[cli][output]") {
+  const Inputs in;
+  const std::string svg = in.folder.write("f.svg", "an older picture\n").string();
+  const std::string json = in.folder.write("f.json", "older numbers\n").string();
+  const std::vector<std::string> before = files_in(in.folder.path());
+  const std::vector<std::string> slice{"slice", in.cube, "--axis", "z", "--at", "0.5"};
+  const std::vector<std::vector<std::string>> options = {
+      {"--svg", svg}, {"--json", json}, {"--svg", svg, "--json", json}};
+  for (const auto& more : options) {
+    std::vector<std::string> arguments = slice;
+    arguments.insert(arguments.end(), more.begin(), more.end());
+    INFO(joined(arguments));
+    const CommandRun run = testing::run_trisect(arguments, {.standard_output = "/dev/full"});
+    CHECK(run.status == exit_write_failed);
+    CHECK(run.err == "trisect slice: cannot write standard output: No space left on device\n");
+    CHECK(contents(svg) == "an older picture\n");
+    CHECK(contents(json) == "older numbers\n");
+    CHECK(files_in(in.folder.path()) == before);  // no temporary file left behind
+  }
 }
 
 TEST_CASE("output paths: empty, a directory, an input or each other are usage errors",
@@ -272,6 +345,65 @@ TEST_CASE("out of memory is exit 2 naming the file, in every command", "[cli][ou
     CHECK(run.status == exit_bad_input);
     CHECK(run.out.empty());
     CHECK_THAT(run.err, Catch::EndsWith(big + ": out of memory\n"));
+  }
+}
+
+// Issue 35, item 2: TBB starts its worker threads when work is first shared, after the mesh is
+// read; a memory limit that leaves no room for a thread's stack then made TBB throw
+// "pthread_create has failed" and the command abort (status 134). Each limit from where the
+// command succeeds down to where reading the mesh fails, in steps smaller than a stack (TBB's
+// are 4 MB), must give the whole answer (on fewer threads) or status 2 naming the file.
+TEST_CASE("a thread that cannot start is the answer or exit 2 naming the file, never a crash",
+          "[cli][output][threads]") {
+  if (!testing::huge_allocations_throw) return;  // AddressSanitizer cannot run in 100 MB
+  const Inputs in;
+  const std::string big = in.folder.write("grid.obj", grid_obj(201)).string();  // 80k triangles
+  const std::string queries = in.folder
+                                  .write("grid.txt",
+                                         "box 0 0 0 10 10 3\nclosest 100.5 100.5 50\n"
+                                         "ray 50.5 50.5 50 0 0 -1\n")
+                                  .string();
+  const std::vector<std::vector<std::string>> cases = {
+      {"query", big, queries},
+      {"info", big},
+      {"slice", big, "--axis", "z", "--layers", "3"},
+      {"overlap", big, "--self", "--count"},
+      {"distance", big, big, "--transform", "1", "0", "0", "0", "0", "1", "0", "0", "0", "0", "1",
+       "10"},
+      {"build", big, "-o", "-"}};
+  constexpr std::uint64_t megabyte = 1 << 20;
+  for (const auto& arguments : cases) {
+    INFO(joined(arguments));
+    const CommandRun reference = testing::run_trisect(arguments);
+    REQUIRE(reference.status == 0);
+    // Runs under `limit`: the whole answer, or status 2 naming the mesh. True on success.
+    bool mesh_read = true;
+    const auto succeeds = [&](std::uint64_t limit) {
+      const CommandRun run = testing::run_trisect(arguments, {.memory_limit = limit});
+      INFO("limit " << limit / megabyte << " MB: " << run.err);
+      REQUIRE((run.status == 0 || run.status == exit_bad_input));
+      if (run.status == 0) {
+        CHECK(without_timings(run.out) == without_timings(reference.out));
+        return true;
+      }
+      CHECK(run.out.empty());
+      CHECK_THAT(run.err, Catch::EndsWith(big + ": out of memory\n") ||
+                              Catch::EndsWith(big + ": out of memory reading the mesh\n"));
+      mesh_read = run.err.find("reading the mesh") == std::string::npos;
+      return false;
+    };
+    // The lowest limit that succeeds, to a megabyte (halved until one fails, then bisected)...
+    std::uint64_t fails = 512 * megabyte;
+    while (fails > 16 * megabyte && succeeds(fails)) fails /= 2;
+    std::uint64_t works = 2 * fails;
+    while (works - fails > megabyte) {
+      const std::uint64_t middle = fails + (works - fails) / 2;
+      (succeeds(middle) ? works : fails) = middle;
+    }
+    // ... then each megabyte below it, until even the mesh cannot be read.
+    mesh_read = true;
+    for (std::uint64_t limit = works; mesh_read && limit > 16 * megabyte; limit -= megabyte)
+      succeeds(limit);
   }
 }
 

@@ -175,7 +175,37 @@ TEST_CASE("a save that cannot finish leaves the old file and no other", "[io][bv
   CHECK(files == 1);
   CHECK_THROWS_WITH(save_bvh(large, folder.path() / "no" / "such" / "folder.bvh"),
                     Catch::Contains("folder.bvh: cannot create file"));
-  CHECK_THROWS_WITH(save_bvh(large, "/dev/full"), Catch::Contains("is not a regular file"));
+  // A device cannot be replaced: it is written in place (contract 5's rule), and fails.
+  CHECK_THROWS_WITH(save_bvh(large, "/dev/full"),
+                    Catch::Contains("/dev/full: cannot write: No space left on device"));
+}
+
+// Contract 5's rule for links, which save_bvh shares with the command (issue 35, item 6): a
+// link is followed, through a chain and to a file that does not exist yet, and stays a link.
+TEST_CASE("save_bvh through a symbolic link writes the file it leads to", "[io][bvh_file]") {
+  namespace fs = std::filesystem;
+  const ScratchFolder folder;
+  const Bvh bvh = build(noisy_sphere(6, 7, 3).soup());
+  fs::create_directory(folder.path() / "trees");
+  const fs::path target = folder.path() / "trees" / "tree.bvh";
+  // A dangling link (relative, read from the link's folder), then a link to that link.
+  fs::create_symlink("trees/tree.bvh", folder.path() / "dangling.bvh");
+  fs::create_symlink("dangling.bvh", folder.path() / "chain.bvh");
+  for (const char* name : {"dangling.bvh", "chain.bvh"}) {
+    INFO(name);
+    fs::remove(target);
+    const fs::path link = folder.path() / name;
+    save_bvh(bvh, link);
+    CHECK(fs::is_symlink(fs::symlink_status(link)));
+    CHECK(fs::is_regular_file(fs::symlink_status(target)));
+    CHECK(read_regular_file(target) == bytes_of(bvh));
+    CHECK(same_tree(load_bvh(link), bvh));
+    int files = 0;  // no temporary file left beside the target
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(target.parent_path())) ++files;
+    CHECK(files == 1);
+  }
+  CHECK(fs::read_symlink(folder.path() / "dangling.bvh") == "trees/tree.bvh");
+  CHECK(fs::read_symlink(folder.path() / "chain.bvh") == "dangling.bvh");
 }
 
 }  // namespace

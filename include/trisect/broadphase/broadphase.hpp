@@ -265,6 +265,11 @@ class Broadphase {
   /// Throws `InvalidInput` for a value that names no layer.
   [[nodiscard]] const DynamicAabbTree& tree(Layer layer) const;
 
+  /// Checks every invariant of both trees (`DynamicAabbTree::validate`) and that each proxy's
+  /// stored fat box contains its box (what every query relies on, after moves and origin shifts
+  /// alike). Throws `std::logic_error` naming the first broken one.
+  void validate() const;
+
  private:
   struct Proxy {
     ProxyId node = 0;  // the leaf in its layer's tree

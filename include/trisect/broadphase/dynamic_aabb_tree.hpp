@@ -67,6 +67,10 @@ class DynamicAabbTree {
   /// `InvalidInput` for a bad id, box or displacement; then the tree is unchanged.
   bool move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement = Vec3(0.0f));
 
+  /// Throws `InvalidInput` naming proxy `id` when `displacement` is not finite: the check
+  /// `move_proxy` makes (and `Broadphase::move_proxy`, before it scales the displacement).
+  static void require_displacement(ProxyId id, const Vec3& displacement);
+
   /// Moves every stored box by `offset` (finite), keeping the tree as it is: each fat box's
   /// faces are moved and rounded one float step outward, so that it holds any box it held moved
   /// by `offset` and rounded to the nearest float; inner boxes are recomputed from them. For a

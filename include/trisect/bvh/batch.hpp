@@ -5,6 +5,7 @@
 #include "trisect/bvh/collect.hpp"
 #include "trisect/bvh/ray_query.hpp"
 #include "trisect/bvh/ray_stream.hpp"
+#include "trisect/detail/thread_fallback.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -33,9 +34,11 @@ template <QueryShape Shape>
     }
   }
   std::vector<std::vector<TriangleId>> answers(shapes.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size()), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i)
-      answers[i] = collect_touching(bvh, queries[i]);
+  detail::with_thread_fallback(0, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, shapes.size()), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i)
+        answers[i] = collect_touching(bvh, queries[i]);
+    });
   });
   return answers;
 }

@@ -29,8 +29,10 @@ void write_bvh(const Bvh& bvh, std::ostream& out);
 
 /// Writes `bvh` to the file `path` (as `write_bvh`), first under a temporary name beside it,
 /// renamed over `path` once every byte is written and flushed, so that a failure (a full disk)
-/// leaves any old file at `path` as it was and no partial file. Throws `FileError`
-/// ("<path>: <problem>") when the file cannot be written.
+/// leaves any old file at `path` as it was and no partial file. A symbolic link is followed,
+/// even a dangling one, and the file it leads to is written (the link stays); a device or FIFO
+/// is written in place (the rules of the command's outputs, docs/contracts.md section 5).
+/// Throws `FileError` ("<path>: <problem>") when the file cannot be written.
 void save_bvh(const Bvh& bvh, const std::filesystem::path& path);
 
 /// How `load_bvh` checks what it maps.
