@@ -4,11 +4,19 @@
 # corpus in tests/fuzz/corpus/<target>. New inputs go to build/fuzz/corpus/, never into the
 # repository. Any crash or sanitizer report fails the script and leaves the input in
 # build/fuzz/. The library sources are compiled once, JOBS (default 2) at a time, and shared by
-# the targets; a change to any source or header rebuilds them.
-# Usage: scripts/fuzz.sh [SECONDS]
+# the targets; a change to any source or header rebuilds them. TARGETs (default: all of them)
+# name the ones to build and run: obj, ply, stl, query, arguments, bvh_file.
+# Usage: scripts/fuzz.sh [SECONDS [TARGET...]]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+targets=("${@:2}")
+all_targets=(obj ply stl query arguments bvh_file)
+[[ ${#targets[@]} -gt 0 ]] || targets=("${all_targets[@]}")
+for target in "${targets[@]}"; do
+  [[ " ${all_targets[*]} " == *" $target "* ]] ||
+    { echo "unknown fuzz target '$target' (${all_targets[*]})" >&2; exit 2; }
+done
 jobs=${JOBS:-2}
 out=build/fuzz
 objects=$out/obj
@@ -40,14 +48,14 @@ build() {  # build NAME SOURCE [extra flags...]
   fi
 }
 
-build fuzz_obj tests/fuzz/fuzz_mesh.cpp -DTRISECT_FUZZ_FORMAT=obj
-build fuzz_ply tests/fuzz/fuzz_mesh.cpp -DTRISECT_FUZZ_FORMAT=ply
-build fuzz_stl tests/fuzz/fuzz_mesh.cpp -DTRISECT_FUZZ_FORMAT=stl
-build fuzz_query tests/fuzz/fuzz_query.cpp
-build fuzz_arguments tests/fuzz/fuzz_arguments.cpp
-build fuzz_bvh_file tests/fuzz/fuzz_bvh_file.cpp
+for target in "${targets[@]}"; do
+  case $target in
+    obj | ply | stl) build "fuzz_$target" tests/fuzz/fuzz_mesh.cpp "-DTRISECT_FUZZ_FORMAT=$target" ;;
+    *) build "fuzz_$target" "tests/fuzz/fuzz_$target.cpp" ;;
+  esac
+done
 
-for target in obj ply stl query arguments bvh_file; do
+for target in "${targets[@]}"; do
   corpus=$out/corpus/$target
   mkdir -p "$corpus"
   echo "fuzzing $target for ${seconds}s"

@@ -1,15 +1,18 @@
 #include "trisect/bvh/bvh.hpp"
 
 #include "trisect/bvh/plane_query.hpp"
+#include "trisect/detail/thread_fallback.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
-#include "trisect/detail/thread_fallback.hpp"
+#include <tbb/parallel_invoke.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <span>
 #include <string>
@@ -56,19 +59,33 @@ std::vector<LeafRange> leaf_ranges(std::span<const WideNode> wide, std::uint32_t
   return leaves;
 }
 
-// A wide node to visit, with the slot range [begin, end) and the box every triangle below it
-// must lie in: the root's box and the decoded child boxes on the way down, intersected.
-struct Visit {
+// --- the structure: what a query needs to stay in the arrays, finish and stay finite ---
+
+// A wide node reached by the walk over the tree, with the slot range [begin, end) its parent
+// gives it and its depth (the root's 0).
+struct NodeVisit {
   std::uint32_t index, begin, end;
-  Aabb box;
   int depth;
 };
 
-// Checks what the lanes of `node` share: grid exponents in range, used lanes first and
-// marked in `used`, unused lanes at the node's end with faces 0.
-void check_lanes(const WideNode& node, const Visit& visit) {
-  for (const std::uint8_t exponent : node.exponent)
-    if (exponent == 0 || exponent == 255) broken(wide_name(visit.index) + " has a bad grid step");
+std::string child_name(std::uint32_t index, int lane) {
+  return wide_name(index) + " child " + std::to_string(lane);
+}
+
+// Checks `node`'s grid: a finite origin and normal steps.
+void check_grid(const WideNode& node, std::uint32_t index) {
+  for (int axis = 0; axis < 3; ++axis)
+    if (!std::isfinite(node.origin[axis]))
+      broken(wide_name(index) + " has a grid origin that is not finite");
+  for (int axis = 0; axis < 3; ++axis)
+    if (node.exponent[axis] == 0 || node.exponent[axis] == 255)
+      broken(wide_name(index) + " has grid exponent " + std::to_string(node.exponent[axis]) +
+             " on axis " + std::to_string(axis) + ", outside 1 to 254");
+}
+
+// Checks what the lanes of `node` share: used lanes first and marked in `used`, unused lanes
+// at the node's end with faces 0.
+void check_lanes(const WideNode& node, const NodeVisit& visit) {
   if (node.first[0] != visit.begin || node.child[0] == WideNode::unused)
     broken(wide_name(visit.index) + " does not start at its range");
   unsigned used = 0;
@@ -86,6 +103,194 @@ void check_lanes(const WideNode& node, const Visit& visit) {
   if (node.used_mask() != used) broken(wide_name(visit.index) + " has a wrong used mask");
 }
 
+// Checks used lane `lane` of `node`: a non-empty slot range inside the node's, after the lane
+// before (so the children's ranges tile the node's), and a wide node child in range and not
+// reached before (so the wide nodes form a tree), which it marks in `reached`.
+void check_child(const WideNode& node, const NodeVisit& visit, int lane,
+                 std::vector<std::uint8_t>& reached) {
+  const std::uint32_t begin = node.first[lane], end = node.child_end(lane, visit.end);
+  if (!(begin < end && end <= visit.end))
+    broken(child_name(visit.index, lane) + " has a bad slot range [" + std::to_string(begin) +
+           ", " + std::to_string(end) + ") in [" + std::to_string(visit.begin) + ", " +
+           std::to_string(visit.end) + ")");
+  const std::uint32_t child = node.child[lane];
+  if (child == WideNode::leaf) return;
+  if (child >= reached.size())
+    broken(child_name(visit.index, lane) + " is wide node " + std::to_string(child) +
+           ", out of range for " + std::to_string(reached.size()) + " wide nodes");
+  if (reached[child])
+    broken(child_name(visit.index, lane) + " is wide node " + std::to_string(child) +
+           ", reached twice");
+  reached[child] = 1;
+}
+
+// One bit per slot, set where a leaf starts, and bit `slot_count` set too: what
+// `LeafTriangles::leaf_start_array` holds for these leaves.
+class LeafStarts {
+ public:
+  explicit LeafStarts(std::size_t slot_count) : words_(slot_count / 64 + 1, 0) { mark(slot_count); }
+  void mark(std::size_t slot) { words_[slot / 64] |= std::uint64_t{1} << (slot % 64); }
+  [[nodiscard]] std::span<const std::uint64_t> words() const { return words_; }
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
+// Walks the wide nodes from the root, checking each (every one reached exactly once, no
+// deeper than max_bvh_depth); returns where its leaves start.
+LeafStarts walk_wide(const Bvh& bvh) {
+  std::vector<std::uint8_t> reached(bvh.wide.size(), 0);
+  reached.front() = 1;
+  LeafStarts leaf_starts(bvh.size());
+  std::vector<NodeVisit> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), 0}};
+  while (!stack.empty()) {
+    const NodeVisit visit = stack.back();
+    stack.pop_back();
+    if (visit.depth > max_bvh_depth) broken(wide_name(visit.index) + " is too deep");
+    const WideNode& node = bvh.wide[visit.index];
+    check_grid(node, visit.index);
+    check_lanes(node, visit);
+    for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
+      const int lane = std::countr_zero(used);
+      check_child(node, visit, lane, reached);
+      if (node.child[lane] == WideNode::leaf) leaf_starts.mark(node.first[lane]);
+    }
+    // The last lane's child first, so that the nodes are visited in memory order (depth first,
+    // as the builders lay them out), which the hardware prefetches.
+    for (int lane = WideNode::width - 1; lane >= 0; --lane)
+      if (node.child[lane] != WideNode::leaf && node.child[lane] != WideNode::unused)
+        stack.push_back(
+            {node.child[lane], node.first[lane], node.child_end(lane, visit.end), visit.depth + 1});
+  }
+  const auto unreached = std::find(reached.begin(), reached.end(), 0);
+  if (unreached != reached.end())
+    broken(wide_name(static_cast<std::size_t>(unreached - reached.begin())) + " is unreachable");
+  return leaf_starts;
+}
+
+// Checks that the stored leaf starts are `expected`, the tree's.
+void check_leaf_starts(const Bvh& bvh, const LeafStarts& expected) {
+  const std::span<const std::uint64_t> stored = bvh.triangles.leaf_start_array().span();
+  for (std::size_t word = 0; word < stored.size(); ++word) {
+    const std::uint64_t differ = expected.words()[word] ^ stored[word];
+    if (differ == 0) continue;
+    const int bit = std::countr_zero(differ);
+    const std::string slot = slot_name(64 * word + static_cast<std::size_t>(bit));
+    broken((stored[word] >> bit & 1u) != 0
+               ? "the leaf starts mark " + slot + ", inside a leaf"
+               : "the leaf starts do not mark " + slot + ", where a leaf starts");
+  }
+}
+
+// Lowers `least` to `value` if it is larger.
+void lower_to(std::atomic<std::uint32_t>& least, std::uint32_t value) {
+  std::uint32_t now = least.load(std::memory_order_relaxed);
+  while (value < now && !least.compare_exchange_weak(now, value, std::memory_order_relaxed)) {
+  }
+}
+
+// True when every coordinate of `triangle` is in `box` (so finite, `box` being finite).
+bool inside(const Triangle& triangle, const Aabb& box) {
+  bool inside = true;
+  for (const Vec3& corner : {triangle.a, triangle.b, triangle.c})
+    for (int axis = 0; axis < 3; ++axis)
+      inside &= box.min[axis] <= corner[axis] && corner[axis] <= box.max[axis];
+  return inside;
+}
+
+// A box's faces splatted across the lanes of a `TriangleGroup`.
+struct CoordinateBounds {
+  Float4 low[3], high[3];
+
+  explicit CoordinateBounds(const Aabb& box) {
+    for (int axis = 0; axis < 3; ++axis) {
+      low[axis] = Float4::splat(box.min[axis]);
+      high[axis] = Float4::splat(box.max[axis]);
+    }
+  }
+  // True when every coordinate of `group` is within the bounds: `inside` the box for every
+  // triangle of the group, nine SIMD rows at a time.
+  [[nodiscard]] bool hold(const TriangleGroup& group) const {
+    unsigned inside = group.lane_mask();
+    for (int vertex = 0; vertex < 3; ++vertex)
+      for (int axis = 0; axis < 3; ++axis) {
+        const Float4 value = group.lanes(vertex, axis);
+        inside &= less_equal_mask(low[axis], value) & less_equal_mask(value, high[axis]);
+      }
+    return inside == group.lane_mask();
+  }
+};
+
+// The first slot of `leaf` whose triangle is not `inside` `box`; `leaf.end` when there is none.
+std::uint32_t first_outside(const LeafTriangles& triangles, LeafRange leaf, const Aabb& box,
+                            const CoordinateBounds& bounds) {
+  std::uint32_t outside = leaf.end;
+  triangles.for_each_group(leaf.begin, leaf.end,
+                           [&](std::uint32_t first, const TriangleGroup& group) {
+                             if (bounds.hold(group)) return true;
+                             int lane = 0;
+                             while (lane + 1 < group.count && inside(group.triangle(lane), box))
+                               ++lane;
+                             outside = first + static_cast<std::uint32_t>(lane);
+                             return false;
+                           });
+  return outside;
+}
+
+// Checks that every triangle has finite coordinates inside the (finite) root box, naming the
+// first slot that does not; then that the padding after them is zero. The leaf starts must be
+// checked: the leaves are read from them, in slot order (in memory order), in parallel.
+void check_coordinates(const Bvh& bvh) {
+  const CoordinateBounds bounds(bvh.bounds());
+  const std::span<const std::uint64_t> leaf_starts = bvh.triangles.leaf_start_array().span();
+  std::atomic<std::uint32_t> first_bad{std::numeric_limits<std::uint32_t>::max()};
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, leaf_starts.size(), 256), [&](const auto& words) {
+        for (std::size_t word = words.begin(); word != words.end(); ++word)
+          for (std::uint64_t bits = leaf_starts[word]; bits != 0; bits &= bits - 1) {
+            const std::size_t slot = 64 * word + static_cast<std::size_t>(std::countr_zero(bits));
+            if (slot == bvh.size()) break;
+            const LeafRange leaf = bvh.triangles.leaf_of(static_cast<std::uint32_t>(slot));
+            const std::uint32_t outside = first_outside(bvh.triangles, leaf, bvh.bounds(), bounds);
+            if (outside < leaf.end) lower_to(first_bad, outside);
+          }
+      });
+  if (const std::uint32_t slot = first_bad.load(); slot < bvh.size()) {
+    const Triangle t = bvh.triangles.triangle(slot);
+    broken("triangle in " + slot_name(slot) +
+           (is_finite(t.a) && is_finite(t.b) && is_finite(t.c)
+                ? " is outside the root box"
+                : " has a coordinate that is not finite"));
+  }
+  const float* padding = bvh.triangles.coordinate_array().data() + 9 * bvh.size();
+  if (!std::all_of(padding, padding + TriangleGroup::width - 1, [](float x) { return x == 0; }))
+    broken("the coordinates after the last triangle are not zero");
+}
+
+// Checks that the ids are a permutation of [0, size()): each in range, none twice.
+void check_ids(const Bvh& bvh) {
+  std::vector<std::uint64_t> seen(bvh.size() / 64 + 1, 0);
+  for (std::size_t slot = 0; slot < bvh.size(); ++slot) {
+    const TriangleId id = bvh.ids[slot];
+    if (id >= bvh.size())
+      broken(slot_name(slot) + " holds id " + std::to_string(id) + ", out of range for " +
+             std::to_string(bvh.size()) + " triangles");
+    const std::uint64_t bit = std::uint64_t{1} << (id % 64);
+    if (seen[id / 64] & bit) broken("id " + std::to_string(id) + " is in two slots");
+    seen[id / 64] |= bit;
+  }
+}
+
+// --- the boxes: what an exact answer needs beyond the structure ---
+
+// A wide node to visit, with the slot range [begin, end) and the box every triangle below it
+// must lie in: the root's box and the decoded child boxes on the way down, intersected.
+struct Visit {
+  std::uint32_t index, begin, end;
+  Aabb box;
+  int depth;
+};
+
 // Child `lane`'s box with each face decoded as fl(o + q s), one rounding: what
 // `PlaneQuery::reach_of` bounds (`child_bounds` may decode an upper face whose product
 // overflows to +inf).
@@ -99,28 +304,18 @@ Aabb rounded_once(const WideNode& node, int lane) {
   return box;
 }
 
-// Checks used lane `lane` of `node`, reached as `visit`; marks the slots of a leaf in
-// `covered`.
-void check_child(const Bvh& bvh, const Aabb& reach, const WideNode& node, const Visit& visit,
-                 int lane, std::vector<std::uint8_t>& covered) {
-  const std::string child = wide_name(visit.index) + " child " + std::to_string(lane);
-  const std::uint32_t begin = node.first[lane], end = node.child_end(lane, visit.end);
+// Checks used lane `lane` of `node`, reached as `visit`: its decoded box is not empty, lies in
+// `reach` and holds the triangles of a leaf.
+void check_child_box(const Bvh& bvh, const Aabb& reach, const WideNode& node, const Visit& visit,
+                     int lane) {
+  const std::string child = child_name(visit.index, lane);
   const Aabb box = node.child_bounds(lane);
-  if (!(begin < end && end <= visit.end)) broken(child + " has a bad slot range");
   if (box.is_empty()) broken(child + " has empty bounds");
   if (!reach.contains(rounded_once(node, lane)))
     broken(child + " bounds are outside the plane query's reach");
   if (node.child[lane] != WideNode::leaf) return;
-  for (std::uint32_t slot = begin; slot < end; ++slot) {
-    if (covered[slot]) broken(slot_name(slot) + " is in two leaves");
-    covered[slot] = 1;
-    const LeafRange stored = bvh.triangles.leaf_of(slot);
-    if (stored.begin != begin || stored.end != end)
-      broken("triangles of " + slot_name(slot) + " are not grouped as " + child + " says");
-    const Triangle corners = bvh.triangles.triangle(slot);
-    if (!is_finite(corners.a) || !is_finite(corners.b) || !is_finite(corners.c))
-      broken("triangle in " + slot_name(slot) + " has a coordinate that is not finite");
-    const Aabb triangle = corners.bounds();
+  for (std::uint32_t slot = node.first[lane]; slot < node.child_end(lane, visit.end); ++slot) {
+    const Aabb triangle = bvh.triangles.triangle(slot).bounds();
     if (!box.contains(triangle))
       broken("triangle in " + slot_name(slot) + " is outside " + child + " bounds");
     if (!visit.box.contains(triangle))
@@ -128,46 +323,22 @@ void check_child(const Bvh& bvh, const Aabb& reach, const WideNode& node, const 
   }
 }
 
-// Checks the wide nodes: each node's used lanes come first and split its slot range
-// [begin, end) into non-empty consecutive ranges (so the leaves tile [0, size) exactly once),
-// every decoded child box holds the triangles below it and lies in the plane query's reach,
-// and every wide node is reached exactly once, no deeper than max_bvh_depth.
-void check_wide(const Bvh& bvh) {
-  if (bvh.bounds().is_empty()) broken("the root box is empty");
-  if (!is_finite(bvh.bounds().min) || !is_finite(bvh.bounds().max))
-    broken("the root box is not finite");
+// Checks the decoded child boxes of a tree whose structure is valid: each holds the triangles
+// below it and lies in the plane query's reach.
+void check_boxes(const Bvh& bvh) {
   const Aabb reach = PlaneQuery::reach_of(bvh);
-  std::vector<std::uint8_t> reached(bvh.wide.size(), 0), covered(bvh.size(), 0);
   std::vector<Visit> stack{{0, 0, static_cast<std::uint32_t>(bvh.size()), bvh.bounds(), 0}};
   while (!stack.empty()) {
     const Visit visit = stack.back();
     stack.pop_back();
-    if (visit.index >= bvh.wide.size() || reached[visit.index])
-      broken(wide_name(visit.index) + " is out of range or reached twice");
-    if (visit.depth > max_bvh_depth) broken(wide_name(visit.index) + " is too deep");
-    reached[visit.index] = 1;
     const WideNode& node = bvh.wide[visit.index];
-    check_lanes(node, visit);
     for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
       const int lane = std::countr_zero(used);
-      check_child(bvh, reach, node, visit, lane, covered);
+      check_child_box(bvh, reach, node, visit, lane);
       if (node.child[lane] != WideNode::leaf)
         stack.push_back({node.child[lane], node.first[lane], node.child_end(lane, visit.end),
                          visit.box.intersected(node.child_bounds(lane)), visit.depth + 1});
     }
-  }
-  for (std::size_t index = 0; index < reached.size(); ++index)
-    if (!reached[index]) broken(wide_name(index) + " is unreachable");
-  for (std::size_t slot = 0; slot < covered.size(); ++slot)
-    if (!covered[slot]) broken(slot_name(slot) + " is in no leaf");
-}
-
-void check_ids(const Bvh& bvh) {
-  std::vector<std::uint8_t> seen(bvh.size(), 0);
-  for (const TriangleId id : bvh.ids) {
-    if (id >= bvh.size() || seen[id])
-      broken("id " + std::to_string(id) + " is out of range or repeated");
-    seen[id] = 1;
   }
 }
 
@@ -240,13 +411,40 @@ std::vector<Vec3> triangle_corners(const Bvh& bvh) {
   return corners;
 }
 
-void validate(const Bvh& bvh, const TriangleSoup* soup) {
+void validate_structure(const Bvh& bvh) {
   if (bvh.triangles.size() != bvh.ids.size()) broken("triangles and ids differ in length");
   if (bvh.wide.empty() != (bvh.size() == 0))
     broken(std::to_string(bvh.wide.size()) + " wide nodes over " + std::to_string(bvh.size()) +
            " triangles");
-  if (!bvh.empty()) check_wide(bvh);
-  check_ids(bvh);
+  if (!(std::isfinite(bvh.built_sah_cost) && bvh.built_sah_cost >= 0))
+    broken("the SAH cost as built is not a finite number of 0 or more");
+  if (bvh.empty()) return;
+  if (bvh.bounds().is_empty()) broken("the root box is empty");
+  if (!is_finite(bvh.bounds().min) || !is_finite(bvh.bounds().max))
+    broken("the root box is not finite");
+  // The ids beside the rest, their error (if any) reported only when the rest has none; on
+  // one thread when no worker can start.
+  detail::with_thread_fallback(0, [&] {
+    std::exception_ptr ids_problem;
+    tbb::parallel_invoke(
+        [&] {
+          check_leaf_starts(bvh, walk_wide(bvh));
+          check_coordinates(bvh);
+        },
+        [&] {
+          try {
+            check_ids(bvh);
+          } catch (const InvalidInput&) {
+            ids_problem = std::current_exception();
+          }
+        });
+    if (ids_problem) std::rethrow_exception(ids_problem);
+  });
+}
+
+void validate(const Bvh& bvh, const TriangleSoup* soup) {
+  validate_structure(bvh);
+  if (!bvh.empty()) check_boxes(bvh);
   if (soup != nullptr) check_against(bvh, *soup);
 }
 

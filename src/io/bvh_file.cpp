@@ -154,7 +154,7 @@ struct Mapping {
   [[nodiscard]] const std::byte* bytes() const { return static_cast<const std::byte*>(data); }
 };
 
-std::shared_ptr<Mapping> map_file(const std::filesystem::path& path, bool populate) {
+std::shared_ptr<Mapping> map_file(const std::filesystem::path& path) {
   refuse_special_file(path);
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail(path, "cannot open file: " + system_message(errno));
@@ -176,14 +176,12 @@ std::shared_ptr<Mapping> map_file(const std::filesystem::path& path, bool popula
   const int error = errno;
   ::close(fd);
   if (mapping->data == MAP_FAILED) fail(path, "cannot map file: " + system_message(error));
-    // Prefaults the pages readable, sharing the page cache's. Not MAP_POPULATE: on a private
-    // writable mapping it faults every page for writing, copying the whole file (a third of a
-    // checked load's time, and the file's size in memory). Only a hint: kernels before 5.14
-    // refuse it, and the checksum then faults the pages in as it reads them.
+    // Prefaults the pages readable, sharing the page cache's: the checks read every page. Not
+    // MAP_POPULATE: on a private writable mapping it faults every page for writing, copying the
+    // whole file (a third of a checked load's time, and the file's size in memory). Only a
+    // hint: kernels before 5.14 refuse it, and the checks then fault the pages in as they read.
 #ifdef MADV_POPULATE_READ
-  if (populate) madvise(mapping->data, mapping->size, MADV_POPULATE_READ);
-#else
-  (void)populate;
+  madvise(mapping->data, mapping->size, MADV_POPULATE_READ);
 #endif
   return mapping;
 }
@@ -260,6 +258,19 @@ Bvh tree_of(const std::filesystem::path& path, const std::shared_ptr<Mapping>& m
   return bvh;
 }
 
+// Checks the loaded tree: its structure, which every query relies on, always; with
+// `validate_tree`, all of `validate`.
+void check_tree(const std::filesystem::path& path, const Bvh& bvh, bool validate_tree) {
+  try {
+    if (validate_tree)
+      validate(bvh);
+    else
+      validate_structure(bvh);
+  } catch (const InvalidInput& problem) {
+    fail(path, problem.what());
+  }
+}
+
 }  // namespace
 
 void write_bvh(const Bvh& bvh, std::ostream& out) {
@@ -281,19 +292,13 @@ void save_bvh(const Bvh& bvh, const std::filesystem::path& path) {
 }
 
 Bvh load_bvh(const std::filesystem::path& path, const BvhLoadOptions& options) {
-  const std::shared_ptr<Mapping> mapping = map_file(path, options.verify_checksum);
+  const std::shared_ptr<Mapping> mapping = map_file(path);
   FileHeader header;
   std::memcpy(&header, mapping->data, sizeof header);
   check_header(path, header, mapping->size);
   if (options.verify_checksum) check_checksum(path, *mapping, header);
   Bvh bvh = tree_of(path, mapping, header);
-  if (options.validate_tree) {
-    try {
-      validate(bvh);
-    } catch (const InvalidInput& problem) {
-      fail(path, problem.what());
-    }
-  }
+  check_tree(path, bvh, options.validate_tree);
   refresh_ray_nodes(bvh);
   return bvh;
 }

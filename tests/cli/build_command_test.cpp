@@ -7,10 +7,12 @@
 
 #include "support/run_command.hpp"
 #include "support/scratch_folder.hpp"
+#include "support/tree_file_bytes.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -133,6 +135,47 @@ TEST_CASE("build refuses bad arguments and bad tree files, naming them", "[cli][
     CHECK_THAT(run.err, Catch::Contains(bad.message));
   }
   CHECK(read_regular_file(tree) == good);
+}
+
+TEST_CASE("a forged tree file is a status-2 error naming it, with nothing on standard output",
+          "[cli][build]") {
+  // Checksummed as a writer would: only the checks of the tree behind the checksum refuse
+  // these. Run as a program, so that a crash shows as a status.
+  using namespace testing::tree_file;
+  const testing::ScratchFolder folder;
+  const std::string mesh = folder.write("cubes.obj", cubes_obj).string();
+  const std::string tree = (folder.path() / "cubes.bvh").string();
+  REQUIRE(command({"build", mesh, "-o", tree}).status == 0);
+  const std::string good = read_regular_file(tree);
+  const Layout at(good);
+  const std::string queries =
+      folder.write("q.txt", "box 0 0 0 1 1 1\nclosest 3 3 3\nray 0.25 0.75 5 0 0 -1\n").string();
+  const struct {
+    std::string name;
+    std::size_t at;
+    std::uint32_t bits;
+    std::string problem;
+  } forgeries[] = {
+      {"id.bvh", at.ids + 4, 1000000, "slot 1 holds id 1000000, out of range"},
+      {"child.bvh", at.node(0, child_at), 99999, "wide node 0 child 0 is wide node 99999"},
+      {"nan.bvh", at.coordinates + 4 * 10, 0x7fc00000u, "has a coordinate that is not finite"},
+  };
+  for (const auto& forgery : forgeries) {
+    std::string forged = good;
+    put<std::uint32_t>(forged, forgery.at, forgery.bits);
+    const std::string path = folder.write(forgery.name, rechecksummed(forged)).string();
+    for (const std::vector<std::string>& arguments :
+         {std::vector<std::string>{"info", path},
+          std::vector<std::string>{"query", path, queries}}) {
+      INFO(arguments[0] << ' ' << forgery.name);
+      const Run run = testing::run_trisect(arguments);
+      CHECK(run.status == 2);
+      CHECK(run.out.empty());
+      CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+      CHECK_THAT(run.err, Catch::StartsWith("trisect " + arguments[0] + ": " + path + ": bvh: ") &&
+                              Catch::Contains(forgery.problem) && Catch::EndsWith("\n"));
+    }
+  }
 }
 
 TEST_CASE("a tree file that cannot be written whole leaves no file", "[cli][build]") {

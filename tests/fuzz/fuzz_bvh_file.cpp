@@ -1,7 +1,11 @@
 // libFuzzer target for tree files (`load_bvh`): any input is either refused with a FileError
-// or loads into a tree that every query walks safely. The checksum is not verified here, so
-// that mutations reach the header checks and `validate` (which a loaded tree must pass before
-// it is queried); with the checksum verified, a mutated file must be refused or be the seed.
+// or loads into a tree that every query walks safely. The input's first byte chooses: odd, the
+// harness forges the rest's checksum (recomputes it, as anyone can), so that mutations reach
+// the checks behind it, which every load runs; even, the rest is the file as it is, so that a
+// mutated file must be refused by its checksum or be a seed. Each file is loaded three ways:
+// as commands load (checksum verified), unverified, and with `validate_tree`.
+#include "../support/tree_file_bytes.hpp"
+
 #include <trisect/io/bvh_file.hpp>
 #include <trisect/trisect.hpp>
 
@@ -28,22 +32,31 @@ void query(const trisect::Bvh& bvh) {
   (void)trisect::closest_hit(bvh, trisect::Ray{{0.2f, 0.2f, 5}, {0, 0, -1}});
   (void)trisect::closest_point(bvh, {0.5f, 0.5f, 0.5f});
   (void)trisect::triangle_corners(bvh);
+  (void)trisect::statistics(bvh);
+}
+
+void load_and_query(const trisect::BvhLoadOptions& options) {
+  try {
+    query(trisect::load_bvh(input_path(), options));
+  } catch (const trisect::FileError&) {
+  }
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  std::string bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const bool forge_checksum = (data[0] & 1) != 0;
+  if (forge_checksum && bytes.size() >= trisect::testing::tree_file::checksum_at + 8)
+    bytes = trisect::testing::tree_file::rechecksummed(bytes);
   std::FILE* file = std::fopen(input_path().c_str(), "wb");
   if (file == nullptr) std::abort();
-  if (size > 0 && std::fwrite(data, 1, size, file) != size) std::abort();
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file) != bytes.size())
+    std::abort();
   std::fclose(file);
-  try {
-    query(trisect::load_bvh(input_path(), {.verify_checksum = false, .validate_tree = true}));
-  } catch (const trisect::FileError&) {
-  }
-  try {
-    query(trisect::load_bvh(input_path()));
-  } catch (const trisect::FileError&) {
-  }
+  load_and_query({});
+  load_and_query({.verify_checksum = false});
+  load_and_query({.verify_checksum = true, .validate_tree = true});
   return 0;
 }

@@ -4,6 +4,7 @@
 #include "support/same_tree.hpp"
 #include "support/scenes.hpp"
 #include "support/scratch_folder.hpp"
+#include "support/tree_file_bytes.hpp"
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/refit.hpp>
@@ -18,25 +19,18 @@
 
 #include <csignal>
 #include <cstdint>
-#include <cstring>
 #include <sstream>
 #include <string>
 
 namespace trisect::testing {
 namespace {
 
-// Byte offsets of header fields (the layout bvh_file.hpp describes).
-constexpr std::size_t version_at = 8, byte_order_at = 12, node_bytes_at = 20, triangles_at = 24;
+using namespace tree_file;
 
 std::string bytes_of(const Bvh& bvh) {
   std::ostringstream out(std::ios::binary);
   write_bvh(bvh, out);
   return out.str();
-}
-
-template <class T>
-void put(std::string& bytes, std::size_t at, T value) {
-  std::memcpy(bytes.data() + at, &value, sizeof value);
 }
 
 TEST_CASE("a saved tree loads back bit for bit and answers every query", "[io][bvh_file]") {
@@ -130,15 +124,17 @@ TEST_CASE("damaged, foreign and unreadable tree files are refused, naming the fi
   CHECK_FALSE(is_bvh_file(folder.write("cube.obj", "v 0 0 0\n")));
 }
 
-TEST_CASE("a tree that is broken but checksummed loads only unchecked", "[io][bvh_file]") {
+TEST_CASE("a tree that is broken but checksummed is refused on every load", "[io][bvh_file]") {
   const ScratchFolder folder;
   Bvh broken = build(noisy_sphere(10, 12, 6).soup());
   broken.wide[0].child[0] = 999999;  // a child out of range
   save_bvh(broken, folder.path() / "broken.bvh");
-  CHECK_NOTHROW(load_bvh(folder.path() / "broken.bvh"));
-  CHECK_THROWS_WITH(
-      load_bvh(folder.path() / "broken.bvh", {.verify_checksum = false, .validate_tree = true}),
-      Catch::Contains("broken.bvh: bvh: wide node 999999 is out of range"));
+  for (const bool verify_checksum : {true, false})
+    for (const bool validate_tree : {true, false})
+      CHECK_THROWS_WITH(load_bvh(folder.path() / "broken.bvh", {.verify_checksum = verify_checksum,
+                                                                .validate_tree = validate_tree}),
+                        Catch::Contains("broken.bvh: bvh: wide node 0 child 0 is wide node 999999, "
+                                        "out of range"));
 }
 
 TEST_CASE("a save that cannot finish leaves the old file and no other", "[io][bvh_file]") {

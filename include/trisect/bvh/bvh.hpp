@@ -88,18 +88,27 @@ struct BvhStatistics {
 /// calling task arena.
 [[nodiscard]] std::vector<Vec3> triangle_corners(const Bvh& bvh);
 
-/// Throws `InvalidInput` describing the first broken invariant: triangles and ids of different
-/// lengths, wide nodes without triangles or triangles without wide nodes, an empty or
-/// non-finite root box, a triangle coordinate that is not finite, a
-/// wide node out of range, reached twice, unreachable or deeper than `max_bvh_depth`, a grid
-/// exponent out of range, a used child whose slot range is empty, out of order or outside its
-/// parent's, a used mask that does not match the used lanes, an unused lane that is not at the
-/// end of the node's range or has non-zero faces, a decoded child box that is empty or (decoded
-/// with one rounding) not inside `PlaneQuery::reach_of(bvh)`, a triangle not inside the root's box
-/// or the decoded box of each wide node child above it, a leaf whose slots `LeafTriangles::leaf_of`
-/// does not place in it, or an id out of range or used twice. The children's slot ranges tile their
-/// parent's, so every slot lies in exactly one leaf. When `soup` is given, also that every slot
-/// holds exactly the input triangle its id names.
+/// Throws `InvalidInput` describing the first broken invariant that queries rely on to stay
+/// inside the arrays, finish and compute with finite numbers: triangles and ids of different
+/// lengths, wide nodes without triangles or triangles without wide nodes, a built SAH cost
+/// that is not finite or negative, an empty or non-finite root box, a wide node child out of
+/// range or reached twice (a cycle or a shared subtree), a wide node unreachable or deeper
+/// than `max_bvh_depth`, a grid origin that is not finite or a grid exponent out of range, a
+/// used child whose slot range is empty, out of order or outside its parent's (so the
+/// children's ranges tile their parent's and every slot lies in exactly one leaf), a used mask
+/// that does not match the used lanes, an unused lane that is not at the end of the node's
+/// range or has non-zero faces, leaf starts that do not mark exactly the leaves' first slots
+/// and the end, a triangle coordinate that is not finite or outside the root box, padding after
+/// the last triangle that is not zero, or an id out of range or used twice. One pass over the
+/// arrays without exact arithmetic, the triangles in parallel on the calling task arena: what
+/// `load_bvh` checks of every tree it loads.
+void validate_structure(const Bvh& bvh);
+
+/// Throws `InvalidInput` describing the first broken invariant: those of `validate_structure`
+/// (checked first), then a decoded child box that is empty or (decoded with one rounding) not
+/// inside `PlaneQuery::reach_of(bvh)`, or a triangle not inside the decoded box of each wide
+/// node child above it. When `soup` is given, also that every slot holds exactly the input
+/// triangle its id names.
 void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);
 
 /// Makes `bvh.ray_nodes` `RayNode::of` each wide node, in its storage when it has the size
