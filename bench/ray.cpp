@@ -8,8 +8,8 @@
 //   random   origins uniform in the bounds, directions uniform on the sphere.
 //
 //   trisect        trisect::closest_hit / trisect::any_hit (watertight, exact fallbacks).
-//   trisect_quantised  the same on the same tree without its float ray nodes (Bvh::ray_nodes):
-//                  the walk reads the quantised wide nodes, as before issue 36.
+//   trisect_float  the same on the same tree with its float ray nodes (refresh_ray_nodes,
+//                  Bvh::ray_nodes): the rays' own walk over float boxes (issue 36).
 //   embree         rtcIntersect1 / rtcOccluded1 on a triangle scene built once with
 //                  RTC_BUILD_QUALITY_HIGH (Embree's best tree, spatial splits) and default scene
 //                  flags (RTC_SCENE_FLAG_ROBUST off: Embree's fastest mode), threads=1 device.
@@ -113,22 +113,22 @@ const std::vector<Ray>& rays(const std::string& scene_name, const std::string& v
   return list;
 }
 
-// The benchmark's tree of `scene_name` without its float ray nodes: its rays walk the
-// quantised wide nodes, as every ray did before the ray nodes (`trisect_quantised`).
-const trisect::Bvh& quantised_only(const std::string& scene_name) {
+// The benchmark's tree of `scene_name` with its float ray nodes (`refresh_ray_nodes`): its rays
+// walk them instead of the quantised wide nodes (`trisect_float`).
+const trisect::Bvh& with_ray_nodes(const std::string& scene_name) {
   static std::map<std::string, trisect::Bvh> cache;
   auto [at, added] = cache.try_emplace(scene_name);
   if (added) {
     at->second = bench::trisect_bvh(scene_name);
-    at->second.ray_nodes = {};
+    trisect::refresh_ray_nodes(at->second);
   }
   return at->second;
 }
 
 Batch trisect_batch(const std::string& scene_name, const std::string& variant, bool closest,
-                    bool quantised = false) {
+                    bool float_nodes = false) {
   const trisect::Bvh& bvh =
-      quantised ? quantised_only(scene_name) : bench::trisect_bvh(scene_name);
+      float_nodes ? with_ray_nodes(scene_name) : bench::trisect_bvh(scene_name);
   const std::vector<Ray>& list = rays(scene_name, variant);
   if (closest)
     return [&bvh, &list](Answers& answers) {
@@ -409,7 +409,7 @@ void bench::register_all() {
             [scene, variant, closest] { return trisect_batch(scene, variant, closest); }, {},
             [scene, variant, closest] { return walk_counts(scene, variant, closest); });
         register_rays(
-            name("trisect_quantised"),
+            name("trisect_float"),
             [scene, variant, closest] { return trisect_batch(scene, variant, closest, true); },
             reference);
         register_rays(

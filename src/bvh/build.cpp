@@ -324,7 +324,7 @@ Bvh build(const TriangleSoup& soup, const BuildOptions& options) {
                                            : static_cast<int>(options.threads);
   return detail::with_thread_fallback(threads, [&] {
     Bvh bvh = build_in_arena(soup, options);
-    refresh_ray_nodes(bvh);
+    if (options.ray_nodes) refresh_ray_nodes(bvh);
     return bvh;
   });
 }

@@ -1,5 +1,8 @@
 #include "trisect/bvh/bvh.hpp"
 
+#include "default_init_allocator.hpp"
+#include "huge_pages.hpp"
+
 #include "trisect/bvh/plane_query.hpp"
 #include "trisect/detail/thread_fallback.hpp"
 #include "trisect/math/validate.hpp"
@@ -450,7 +453,14 @@ void validate(const Bvh& bvh, const TriangleSoup* soup) {
 
 void refresh_ray_nodes(Bvh& bvh) {
   const std::size_t count = bvh.wide.size();
-  if (bvh.ray_nodes.size() != count) bvh.ray_nodes = std::vector<RayNode>(count);
+  if (bvh.ray_nodes.size() != count) {
+    // Not zeroed, and on huge pages before first written: rays read the nodes at random, and
+    // with 4 KiB pages a million-triangle tree's misses in the address translation cost more
+    // than the float boxes save (measured: bench/README.md).
+    std::vector<RayNode, detail::DefaultInitAllocator<RayNode>> nodes;
+    detail::resize_on_huge_pages(nodes, count);
+    bvh.ray_nodes = std::move(nodes);
+  }
   if (count == 0) return;
   // Each node's slot range ends where its parent says; parents come before their children.
   std::vector<std::uint32_t> ends(count, 0);

@@ -33,6 +33,13 @@ requires OrderedWalkVisitor<Visitor, RayNode>
   const StatsRecorder recorder(stats);
   QueryStats counts;
   const RayNode* nodes = bvh.ray_nodes.data();
+  // Asks for the memory of a child about to be visited: its node, or its leaf's first group.
+  const auto prefetch = [&](std::uint64_t child) {
+    if (RayNode::is_leaf(child))
+      prefetch_first_slots(bvh, RayNode::index(child));
+    else
+      prefetch_node(nodes + child);
+  };
   std::uint64_t ref = 0;  // the root, node 0
   float key = -std::numeric_limits<float>::infinity();
   for (;;) {
@@ -59,6 +66,7 @@ requires OrderedWalkVisitor<Visitor, RayNode>
           for (mask &= ~(1u << next); mask != 0; mask &= mask - 1) {
             const int i = std::countr_zero(mask);
             const Entry child{node.ref[i], keys[i]};
+            prefetch(child.ref);
             std::size_t at = top++;
             while (order == WalkOrder::nearest_first && at > base &&
                    stack[at - 1].key < child.key) {
@@ -69,10 +77,7 @@ requires OrderedWalkVisitor<Visitor, RayNode>
           }
           ref = node.ref[next];
           key = keys[next];
-          if (RayNode::is_leaf(ref))
-            __builtin_prefetch(bvh.triangles.address(RayNode::index(ref)));
-          else
-            prefetch_node(nodes + ref);
+          prefetch(ref);
           continue;
         }
       }

@@ -170,7 +170,7 @@ void refit(Bvh& bvh, const TriangleSoup& moved) {
   if (bvh.empty()) return;
   remember_built_cost(bvh);
   Refitter(bvh, moved, nullptr).run();
-  refresh_ray_nodes(bvh);
+  if (bvh.has_ray_nodes()) refresh_ray_nodes(bvh);
 }
 
 void refit(Bvh& bvh, const TriangleSoup& moved, std::span<const TriangleId> changed) {
@@ -189,7 +189,7 @@ void refit(Bvh& bvh, const TriangleSoup& moved, std::span<const TriangleId> chan
   remember_built_cost(bvh);
   const DirtySlots dirty(bvh, std::move(is_changed));
   Refitter(bvh, moved, &dirty).run();
-  refresh_ray_nodes(bvh);
+  if (bvh.has_ray_nodes()) refresh_ray_nodes(bvh);
 }
 
 RefitQuality refit_quality(const Bvh& bvh) {

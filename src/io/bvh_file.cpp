@@ -299,7 +299,6 @@ Bvh load_bvh(const std::filesystem::path& path, const BvhLoadOptions& options) {
   if (options.verify_checksum) check_checksum(path, *mapping, header);
   Bvh bvh = tree_of(path, mapping, header);
   check_tree(path, bvh, options.validate_tree);
-  refresh_ray_nodes(bvh);
   return bvh;
 }
 

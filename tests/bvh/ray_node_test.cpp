@@ -1,6 +1,7 @@
-// The float ray nodes (Bvh::ray_nodes): each is its wide node decoded, with whole child
-// references; they follow build, refit and load; a ray whose slab test passes every lane (a
-// direction too small for its reciprocals) walks through the empty unused lanes harmlessly.
+// The float ray nodes (Bvh::ray_nodes), made on request: each is its wide node decoded, with
+// whole child references; refit keeps them in step; rays on them answer as on the wide nodes; a ray
+// whose slab test passes every lane (a direction too small for its reciprocals) walks through the
+// empty unused lanes harmlessly.
 #include "support/exact_ray_oracle.hpp"
 #include "support/ray_check.hpp"
 #include "support/ray_kernels.hpp"
@@ -8,6 +9,7 @@
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/bvh/ray_query.hpp>
+#include <trisect/bvh/ray_stream.hpp>
 #include <trisect/bvh/refit.hpp>
 
 #include <catch2/catch.hpp>
@@ -16,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace trisect::testing {
@@ -67,17 +70,53 @@ TEST_CASE("each ray node is its wide node decoded, with whole child references",
     INFO(scene.name);
     for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton}) {
       INFO("method " << static_cast<int>(method));
-      check_ray_nodes(build(scene.soup(), {.method = method}));
+      check_ray_nodes(build(scene.soup(), {.method = method, .ray_nodes = true}));
     }
   }
 }
 
+TEST_CASE("ray nodes are made on request, and a stream on them answers as single rays without",
+          "[bvh][ray]") {
+  const Scene scene = noisy_sphere(40, 50, 8);
+  const Bvh plain = build(scene.soup());
+  CHECK(plain.ray_nodes.empty());
+  Bvh with_nodes = plain;
+  refresh_ray_nodes(with_nodes);  // as after a load
+  check_ray_nodes(with_nodes);
+  std::vector<Ray> rays;
+  const Vec3 centre = scene.bounds().center();
+  for (int i = 0; i < 300; ++i) {
+    const float angle = 0.021f * static_cast<float>(i);
+    const Vec3 from = centre + Vec3(3.0f * std::cos(angle), 3.0f * std::sin(angle), 0.01f * i);
+    rays.push_back(Ray{from, centre - from + Vec3(0.0f, 0.0f, 0.3f * std::sin(3.0f * angle))});
+  }
+  std::vector<std::optional<Hit>> hits(rays.size());
+  closest_hits(with_nodes, rays, hits);
+  std::vector<std::uint8_t> any(rays.size());
+  any_hits(with_nodes, rays, any);
+  int hit_count = 0;
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    INFO("ray " << i);
+    const auto expected = closest_hit(plain, rays[i]);
+    REQUIRE(hits[i].has_value() == expected.has_value());
+    CHECK(any[i] == (expected ? 1 : 0));
+    if (!expected) continue;
+    ++hit_count;
+    CHECK(hits[i]->id == expected->id);
+    CHECK(hits[i]->t == expected->t);
+  }
+  CHECK(hit_count > 100);
+}
+
 TEST_CASE("refit keeps the ray nodes in step with the refitted wide nodes", "[bvh][ray]") {
   Scene scene = noisy_sphere(30, 40, 5);
-  Bvh bvh = build(scene.soup());
+  Bvh without = build(scene.soup());
+  Bvh bvh = build(scene.soup(), {.ray_nodes = true});
   for (Vec3& p : scene.positions) p = Vec3(p.x * 2.0f + 1.0f, p.y * 0.5f, p.z + p.x);
   refit(bvh, scene.soup());
   check_ray_nodes(bvh);
+  refit(without, scene.soup());
+  CHECK(without.ray_nodes.empty());  // made on request only
   const std::vector<TriangleId> changed{0, 7};
   scene.positions[0] += Vec3(3.0f, 0.0f, 0.0f);  // a corner of triangle 0 (a plain soup)
   refit(bvh, scene.soup(), changed);
@@ -88,7 +127,7 @@ TEST_CASE("a direction too small for its reciprocals passes every lane and walks
           "[bvh][ray]") {
   // Few triangles: the root has unused lanes, which such a ray's slab test cannot rule out.
   const Scene scene = random_soup(5, 9);
-  const Bvh bvh = build(scene.soup());
+  const Bvh bvh = build(scene.soup(), {.ray_nodes = true});
   REQUIRE(bvh.wide[0].used_mask() != 0xffu);
   const Vec3 centre = scene.bounds().center();
   for (const Vec3 direction : {Vec3(1e-39f, 1e-39f, 1e-39f), Vec3(-1e-39f, 2e-39f, -3e-39f)}) {

@@ -24,7 +24,7 @@ namespace {
 // support/ray_check.hpp). Returns the number of rays that hit.
 template <class MakeRay>
 int check_rays(const Scene& scene, int count, MakeRay&& make_ray) {
-  const Bvh with_ray_nodes = build(scene.soup());
+  const Bvh with_ray_nodes = build(scene.soup(), {.ray_nodes = true});
   REQUIRE(with_ray_nodes.has_ray_nodes());
   const Bvh wide_only = [&] {
     Bvh copy = with_ray_nodes;

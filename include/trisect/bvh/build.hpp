@@ -38,6 +38,11 @@ struct BuildOptions {
   unsigned threads = 0;
   /// The construction algorithm.
   BuildMethod method = BuildMethod::sah;
+  /// Also derive `Bvh::ray_nodes` (`refresh_ray_nodes`), the float nodes rays then walk: 256
+  /// bytes more per wide node (about 15 bytes per triangle), the same answers. Off by default:
+  /// on the machines measured (bench/README.md, issue 36) they paid on some scenes and cost on
+  /// others.
+  bool ray_nodes = false;
 };
 
 /// Builds a BVH over `soup` with the binned surface area heuristic of Wald ("On fast

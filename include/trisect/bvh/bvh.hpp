@@ -24,10 +24,10 @@ namespace trisect {
 /// of slots; the root `wide[0]` covers all of them, [0, size()).
 struct Bvh {
   BvhArray<WideNode> wide;  ///< Depth-first; wide[0] is the root when not empty.
-  /// `RayNode::of` each wide node: the float boxes the ray walk reads, node for node. `build`,
-  /// `load_bvh` and `refit` keep it so; a tree whose `ray_nodes` are not as many as its wide
-  /// nodes (one assembled by hand) has its rays walk the wide nodes instead, with the same
-  /// answers.
+  /// Empty, or `RayNode::of` each wide node: the float boxes the ray walk then reads, node for
+  /// node (made on request: `BuildOptions::ray_nodes`, or `refresh_ray_nodes` after a load;
+  /// `refit` keeps them in step). A tree whose `ray_nodes` are not as many as its wide nodes
+  /// has its rays walk the wide nodes instead, with the same answers.
   BvhArray<RayNode> ray_nodes;
   LeafTriangles triangles;           ///< Triangles in slot order, grouped by leaf.
   BvhArray<TriangleId> ids;          ///< Input id of the triangle in each slot.
@@ -112,8 +112,10 @@ void validate_structure(const Bvh& bvh);
 void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);
 
 /// Makes `bvh.ray_nodes` `RayNode::of` each wide node, in its storage when it has the size
-/// (as after a refit), in parallel on the calling task arena. `build`, `load_bvh` and `refit`
-/// call it; call it after changing `bvh.wide` by hand.
+/// (as after a refit), in parallel on the calling task arena: the rays' float nodes, for a
+/// tree built without them or loaded from a file. `build` calls it when
+/// `BuildOptions::ray_nodes` is set, `refit` when the tree has them; call it after changing
+/// `bvh.wide` by hand.
 void refresh_ray_nodes(Bvh& bvh);
 
 }  // namespace trisect
