@@ -48,6 +48,7 @@
 #include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/bvh/plane_query.hpp"
 #include "trisect/bvh/query_stats.hpp"
+#include "trisect/bvh/ray_node.hpp"
 #include "trisect/bvh/ray_query.hpp"
 #include "trisect/bvh/ray_stream.hpp"
 #include "trisect/bvh/refit.hpp"
