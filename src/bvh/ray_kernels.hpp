@@ -1,6 +1,6 @@
 #pragma once
-// The two ray traversal kernels behind closest_hit and any_hit, for tests that check that
-// both give the same answers. Internal to the library (src/, not installed).
+// The ray traversal kernels behind closest_hit and any_hit (portable, AVX2, AVX-512), for
+// tests that check that all give the same answers. Internal to the library (src/, not installed).
 #include "trisect/bvh/ray_query.hpp"
 
 namespace trisect::detail {

@@ -1,7 +1,8 @@
 #pragma once
-// The slab test of `RaySlabs` for all eight children of a wide node at once, in two forms: four
-// lanes at a time (SSE on x86-64, scalar elsewhere) and, where the compiler can target it, eight
-// lanes in one AVX2 operation per row. Both evaluate the same float operations in the same
+// The slab test of `RaySlabs` for all eight children of a wide node (or a ray node) at once, in
+// three forms: four lanes at a time (SSE on x86-64, scalar elsewhere) and, where the compiler
+// can target them, eight lanes in one AVX2 operation per row, and the same with AVX-512's mask
+// registers. All evaluate the same float operations in the same
 // order (no fused multiply-add: this header is compiled with -ffp-contract=off), but for the
 // eight-lane decode of a face, one fused multiply-add, which gives the same float as the four
 // lanes' multiplication and addition (the product is exact, see `WideNode`); so they choose the

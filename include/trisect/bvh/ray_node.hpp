@@ -4,7 +4,8 @@
 /// tests them without decoding a grid (Embree's default BVH8 keeps float boxes for the same
 /// reason; Wald et al., "Embree: A Kernel Framework for Efficient CPU Ray Tracing", 2014). The
 /// quantised `WideNode` stays the tree's node for every other query and for the file; the ray
-/// nodes are a view of it, node for node, derived after every build, load and refit.
+/// nodes are a view of it, node for node, made on request (`BuildOptions::ray_nodes`,
+/// `refresh_ray_nodes`) and kept in step by `refit`.
 
 #include "trisect/bvh/wide_node.hpp"
 

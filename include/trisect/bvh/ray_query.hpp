@@ -27,8 +27,9 @@ struct Hit {
 /// a shared edge or vertex hits there; a ray in a triangle's plane does not hit it); nothing
 /// when it misses (also when t_min > t_max). The triangle has the smallest exact t (any of
 /// them when several tie). Throws `InvalidInput` for NaN/Inf or a zero direction. Const
-/// and thread-safe. Uses 8-lane AVX2 node tests where the processor has AVX2 and FMA (chosen once,
-/// at run time), 4-lane SSE ones otherwise; both give the same answers.
+/// and thread-safe. Uses 8-lane node tests compiled for AVX-512 (F and VL) or AVX2 and FMA where
+/// the processor has them (chosen once, at run time), 4-lane SSE ones otherwise, and walks
+/// `Bvh::ray_nodes` when the tree has them; every choice gives the same answers.
 [[nodiscard]] std::optional<Hit> closest_hit(const Bvh& bvh, const Ray& ray,
                                              QueryStats* stats = nullptr);
 
