@@ -87,7 +87,8 @@ TEST_CASE("ray nodes are made on request, and a stream on them answers as single
   const Vec3 centre = scene.bounds().center();
   for (int i = 0; i < 300; ++i) {
     const float angle = 0.021f * static_cast<float>(i);
-    const Vec3 from = centre + Vec3(3.0f * std::cos(angle), 3.0f * std::sin(angle), 0.01f * i);
+    const Vec3 from = centre + Vec3(3.0f * std::cos(angle), 3.0f * std::sin(angle),
+                                    0.01f * static_cast<float>(i));
     rays.push_back(Ray{from, centre - from + Vec3(0.0f, 0.0f, 0.3f * std::sin(3.0f * angle))});
   }
   std::vector<std::optional<Hit>> hits(rays.size());
