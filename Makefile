@@ -26,22 +26,31 @@ PRESETS := debug release asan
 CONFIGURE_TARGETS := $(PRESETS:%=configure-%)
 BUILD_TARGETS := $(PRESETS:%=build-%)
 
-.PHONY: help deps $(CONFIGURE_TARGETS) $(BUILD_TARGETS) run test asan bench format clean
+# What each entry point builds in build/release (one tree; switching only regenerates it).
+RUN_PARTS := -DTRISECT_BUILD_TESTS=OFF -DTRISECT_BUILD_EXAMPLES=OFF -DTRISECT_BUILD_BENCH=OFF \
+             -DTRISECT_BUILD_PYTHON=OFF
+TEST_PARTS := -DTRISECT_BUILD_TESTS=ON -DTRISECT_BUILD_EXAMPLES=ON -DTRISECT_BUILD_BENCH=OFF \
+              -DTRISECT_BUILD_PYTHON=ON
+ALL_PARTS := -DTRISECT_BUILD_TESTS=ON -DTRISECT_BUILD_EXAMPLES=ON -DTRISECT_BUILD_BENCH=ON \
+             -DTRISECT_BUILD_PYTHON=ON
+
+.PHONY: help deps $(CONFIGURE_TARGETS) $(BUILD_TARGETS) run test asan bench bench-programs \
+        format clean
 
 help:
 	@echo "trisect: make targets"
-	@echo "  make run     install missing packages, build (release), run $(RUN_CMD)"
-	@echo "  make test    install missing packages, build (release), run the test suite"
+	@echo "  make run     install what the command needs, build only it (release), run $(RUN_CMD)"
+	@echo "  make test    install what the tests need, build them (release), run the test suite"
 	@echo "  make asan    build and test with AddressSanitizer + UBSan (RelWithDebInfo)"
-	@echo "  make bench   build (release) and run the benchmarks"
+	@echo "  make bench   install the benchmark peers, build (release) and run the benchmarks"
 	@echo "  make format  clang-format every C++ file in place"
-	@echo "  make deps    install missing Debian packages (apt-get, needs root or sudo)"
+	@echo "  make deps    install every Debian package any target uses (apt-get, root or sudo)"
 	@echo "  make clean   remove build/"
 	@echo "Variables: JOBS=$(JOBS); CI=1 makes warnings errors; RUN_CMD=$(RUN_CMD);"
 	@echo "  BENCH_ARGS (passed to every benchmark program)"
 
 deps:
-	./scripts/install-deps.sh
+	./scripts/install-deps.sh all
 
 $(CONFIGURE_TARGETS): configure-%: deps
 	$(CMAKE) --preset $* $(CONFIGURE_FLAGS)
@@ -49,16 +58,30 @@ $(CONFIGURE_TARGETS): configure-%: deps
 $(BUILD_TARGETS): build-%: configure-%
 	$(CMAKE) --build --preset $* -j$(JOBS)
 
-run: build-release
+# `make run`: only the packages and the one target the demo needs.
+run:
+	./scripts/install-deps.sh run
+	$(CMAKE) --preset release $(CONFIGURE_FLAGS) $(RUN_PARTS)
+	$(CMAKE) --build --preset release -j$(JOBS) --target trisect_command
 	$(RUN_CMD)
 
-test: build-release
+# `make test`: the tests, the examples and the Python module; no benchmarks.
+test:
+	./scripts/install-deps.sh test
+	$(CMAKE) --preset release $(CONFIGURE_FLAGS) $(TEST_PARTS)
+	$(CMAKE) --build --preset release -j$(JOBS)
 	$(CTEST) --preset release
 
 asan: build-asan
 	$(CTEST) --preset asan
 
-bench: build-release
+# Every program of the release tree, the benchmarks included (CI builds them all).
+bench-programs:
+	./scripts/install-deps.sh bench
+	$(CMAKE) --preset release $(CONFIGURE_FLAGS) $(ALL_PARTS)
+	$(CMAKE) --build --preset release -j$(JOBS)
+
+bench: bench-programs
 	@set -e; for program in build/release/bench/bench_*; do \
 	  if [[ -f $$program && -x $$program ]]; then echo "== $$program"; $$program $(BENCH_ARGS); fi; \
 	done

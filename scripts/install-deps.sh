@@ -1,34 +1,67 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages that trisect's build, tests, benchmarks and CI need, and only
-# those that are missing. Idempotent: when everything is present it changes nothing and exits 0.
-# Needs root for apt-get; uses sudo when not root and sudo is available.
+# Installs the Debian 12 packages one use of trisect needs, and only those that are missing.
+# Idempotent: when everything is present it changes nothing and exits 0. Needs root for
+# apt-get; uses sudo when not root and sudo is available.
+#
+#   install-deps.sh run     the library, the `trisect` command and its demo (`make run`)
+#   install-deps.sh test    run + the test suite, the examples and the Python module (`make test`)
+#   install-deps.sh bench   run + Google Benchmark and the benchmark peers (`make bench`)
+#   install-deps.sh all     everything, with the sanitizer, fuzzing and formatting tools (CI; the
+#                           default)
 #
 # Optional packages (benchmark peers the build does without) are installed too when the
 # distribution offers them; when one is unavailable or fails to install, the script says so and
 # still succeeds.
 set -euo pipefail
 
-packages=(
+profile=${1:-all}
+
+run_packages=(
   cmake g++ make pkg-config   # toolchain
-  libglm-dev                  # the library's one dependency
+  libglm-dev libtbb-dev       # the library's dependencies
+  libgmp-dev                  # exact ties of the nearest queries (gmpxx comes with libgmp-dev)
   libxxhash-dev               # the tree file's checksum (XXH3, header-only use)
   libcli11-dev                # the trisect command's arguments (header-only)
   nlohmann-json3-dev          # the trisect command's JSON output (header-only)
-  catch2 libgmp-dev           # tests (Catch2 v2; gmpxx comes with libgmp-dev)
-  libbenchmark-dev            # benchmarks
-  libembree-dev libtbb-dev    # test oracle and benchmark peer
-  clang-format                # formatting check
-  clang libclang-rt-14-dev    # libFuzzer targets (scripts/fuzz.sh)
+  libembree-dev               # `trisect demo` times Embree beside trisect; the tests' oracle
+)
+test_packages=(
+  catch2                      # the test suite (Catch2 v2)
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
   python3-dask python3-distributed  # the Dask example (examples/python) and its test
 )
-
-optional_packages=(
+bench_packages=(
+  libbenchmark-dev            # benchmarks
+)
+tool_packages=(
+  clang-format                # formatting check
+  clang libclang-rt-14-dev    # libFuzzer targets (scripts/fuzz.sh)
+)
+bench_optional=(
   libcgal-dev                 # benchmarks only: the CGAL peers of plane_query and overlap
   libbullet-dev               # benchmarks only: btDbvtBroadphase, the peer of broadphase
   libfcl-dev                  # benchmarks only: the FCL peer of overlap
   python3-open3d              # benchmarks only: Open3D's RaycastingScene, the Python peer
 )
+
+packages=("${run_packages[@]}")
+optional_packages=()
+case "$profile" in
+  run) ;;
+  test) packages+=("${test_packages[@]}") ;;
+  bench)
+    packages+=("${bench_packages[@]}")
+    optional_packages+=("${bench_optional[@]}")
+    ;;
+  all)
+    packages+=("${test_packages[@]}" "${bench_packages[@]}" "${tool_packages[@]}")
+    optional_packages+=("${bench_optional[@]}")
+    ;;
+  *)
+    echo "install-deps: unknown profile '$profile' (expected run, test, bench or all)" >&2
+    exit 2
+    ;;
+esac
 
 is_installed() {
   [[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" == "installed" ]]
@@ -44,7 +77,7 @@ for package in "${optional_packages[@]}"; do
 done
 
 if [[ ${#missing[@]} -eq 0 && ${#missing_optional[@]} -eq 0 ]]; then
-  echo "install-deps: all ${#packages[@]} packages and ${#optional_packages[@]} optional present"
+  echo "install-deps ($profile): all ${#packages[@]} packages and ${#optional_packages[@]} optional present"
   exit 0
 fi
 

@@ -4,7 +4,7 @@
     check_parts.py FOLDER [--scheduler ADDRESS] [--workers N] [--layers N] [--output FILE]
 
 For each .obj, .ply and .stl file of FOLDER (sorted by name), one task on a worker: the number
-of triangles, the self-intersecting triangle pairs, whether the mesh is watertight (closed: every
+of triangles, the self-intersecting triangle pairs, whether the mesh is closed (every
 welded edge used by an even number of triangles), its volume (divergence theorem: the sum of
 a . (b x c) / 6 over triangles, meaningful when closed and outward-facing), and the area of its
 section at N layer centres along z (the sum of the closed contours' signed areas, one column
@@ -59,7 +59,7 @@ def check_part(path, layers):
     row.update(
         triangles=len(mesh),
         self_intersections=len(mesh.self_intersections(threads=1)),
-        watertight=mesh.is_closed,
+        closed=mesh.is_closed,
         volume=volume(mesh),
     )
     for i, area in enumerate(layer_areas(mesh, layers)):
@@ -68,7 +68,7 @@ def check_part(path, layers):
 
 
 def columns(layers):
-    return ["file", "triangles", "self_intersections", "watertight", "volume"] + [
+    return ["file", "triangles", "self_intersections", "closed", "volume"] + [
         f"area_{i}" for i in range(layers)
     ] + ["error"]
 

@@ -74,8 +74,8 @@ void bind_mesh(py::module_& module, MeshClass& mesh) {
             return run_released(one_thread, [&] { return self.is_closed(); });
           },
           "True when, with vertices welded by exact position and zero-area triangles left out, "
-          "every edge belongs to an even number of triangles (watertight in the sense inside() "
-          "needs; a mesh with no triangles is closed).")
+          "every edge belongs to an even number of triangles: the one rule of inside(), "
+          "signed_distance() and `trisect info`; a mesh with no triangles is closed.")
       .def(
           "__len__", [](const PyMesh& self) { return self.bvh().size(); }, "Number of triangles.");
   module.def("load", &load, py::arg("path"), py::kw_only(), py::arg("threads") = 0,

@@ -35,4 +35,4 @@ def test_cluster_matches_serial_loop(tmp_path):
     assert on_cluster.read_text() == serial.read_text()
     assert len(rows) == len(check_parts.mesh_files(MESH_DIR)) >= 5
     assert all(not row.get("error") for row in rows)
-    assert any(row["watertight"] for row in rows) and any(row["self_intersections"] for row in rows)
+    assert any(row["closed"] for row in rows) and any(row["self_intersections"] for row in rows)

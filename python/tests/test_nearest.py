@@ -96,3 +96,23 @@ def test_inside_on_the_mesh_that_trapped_the_retries(nested):
     sides = mesh.inside(np.float32([[0, 0, 3], [9, 0, 0], [0, 0, 0], [8, 0, 0]]))
     origin = trisect.OUTSIDE if nested else trisect.INSIDE
     assert sides.tolist() == [trisect.INSIDE, trisect.OUTSIDE, origin, trisect.SURFACE]
+
+
+def test_one_rule_for_closed():
+    """Two tetrahedra sharing an edge (four triangles on it): closed by the one rule that
+    `trisect info`, inside() and is_closed share, though not manifold; a missing face opens it."""
+    vertices = np.array(
+        [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0.5, 1], [0, -1, 0], [0, -0.5, -1]], dtype=np.float32
+    )
+    faces = np.array(
+        [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3], [0, 1, 4], [0, 5, 1], [0, 4, 5], [1, 5, 4]],
+        dtype=np.uint32,
+    )
+    pair = trisect.Mesh(vertices, faces)
+    assert pair.is_closed
+    points = np.array([[0.1, 0.2, 0.2], [0.1, -0.2, -0.2], [5, 5, 5]], dtype=np.float32)
+    assert pair.inside(points).tolist() == [trisect.INSIDE, trisect.INSIDE, trisect.OUTSIDE]
+    opened = trisect.Mesh(vertices, faces[:-1])
+    assert not opened.is_closed
+    with pytest.raises(ValueError, match="not closed"):
+        opened.inside(points)

@@ -28,9 +28,6 @@ int run_info(const std::string& mesh_path, std::ostream& standard_output, std::o
     const Bvh& bvh = input.bvh;
     const double build_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::size_t degenerate = 0;
-    for (std::size_t t = 0; t < mesh.triangle_count(); ++t)
-      degenerate += is_degenerate(mesh.soup().triangle(t)) ? 1u : 0u;
     const MeshTopology topology = trisect::topology(mesh.soup());
     const TopologyCounts& edges = topology.counts;
     const Aabb bounds = bvh.bounds();
@@ -40,17 +37,19 @@ int run_info(const std::string& mesh_path, std::ostream& standard_output, std::o
     out << "mesh:          " << mesh_path << '\n'
         << "triangles:     " << mesh.triangle_count() << '\n'
         << "vertices:      " << mesh.positions.size() << '\n'
-        << "degenerate:    " << degenerate << " (zero area; " << edges.collapsed_triangles
+        << "degenerate:    " << edges.zero_area_triangles << " (zero area; "
+        << edges.collapsed_triangles
         << " with a repeated vertex)\n";
     if (!bvh.empty())
       out << "bounds:        (" << bounds.min.x << ", " << bounds.min.y << ", " << bounds.min.z
           << ") .. (" << bounds.max.x << ", " << bounds.max.y << ", " << bounds.max.z << ")\n";
     out << "welded:        " << topology.vertices.positions.size() << " distinct vertex positions, "
         << topology.edges.size() << " edges\n"
-        << "watertight:    " << (topology.is_closed() ? "yes" : "no") << " ("
+        << "closed:        " << (topology.is_closed() ? "yes" : "no") << " (" << edges.odd_edges
+        << " edges used by an odd number of triangles of non-zero area)\n"
+        << "manifold:      " << (topology.is_closed_manifold() ? "yes" : "no") << " ("
         << edges.manifold_edges << " edges shared by two triangles, " << edges.boundary_edges
-        << " boundary, " << edges.non_manifold_edges << " non-manifold, "
-        << edges.collapsed_triangles << " triangles with a repeated vertex)\n"
+        << " boundary, " << edges.non_manifold_edges << " non-manifold)\n"
         << "oriented:      " << (topology.is_consistently_oriented() ? "yes" : "no") << " ("
         << edges.misoriented_edges << " edges walked the same way by both triangles)\n"
         << "bvh build:     ";
@@ -71,13 +70,15 @@ int run_info(const std::string& mesh_path, std::ostream& standard_output, std::o
 
 void add_info_command(CLI::App& app, Context& context) {
   CLI::App* command =
-      app.add_subcommand("info", "triangles, bounds, watertightness, BVH statistics");
+      app.add_subcommand("info", "triangles, bounds, closedness, BVH statistics");
   const auto mesh_path = std::make_shared<std::string>();
   command->add_option("MESH", *mesh_path, mesh_argument_help)->required();
   command->footer(R"(
 Prints the number of triangles and vertices, degenerate (zero-area) triangles, the bounds,
-whether the mesh is watertight (every edge, between vertices with equal positions, used by
-exactly two triangles), and the BVH's build time and statistics.)");
+whether the mesh is closed (every edge, between vertices with equal positions, used by an even
+number of triangles of non-zero area: the rule `inside` needs) and a closed manifold (besides,
+every edge used by exactly two triangles, none of zero area), and the BVH's build time and
+statistics.)");
   context.actions[command] = [&context, mesh_path] {
     return run_info(*mesh_path, context.out, context.err);
   };

@@ -1,5 +1,6 @@
 #include "trisect/mesh/topology.hpp"
 
+#include "trisect/geometry/triangle_normal.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
@@ -93,7 +94,41 @@ void collect_edges(MeshTopology& topology, std::vector<std::uint32_t>& offsets,
   }
 }
 
+// Marks the triangles of zero area (exactly) and counts the edges that keep the mesh from
+// being closed.
+void count_zero_areas_and_odd_edges(const TriangleSoup& soup, MeshTopology& topology) {
+  const std::size_t triangles = topology.vertices.triangle_count();
+  topology.zero_area.resize(triangles);
+  for (std::size_t t = 0; t < triangles; ++t) {
+    topology.zero_area[t] = is_degenerate(soup.triangle(t));
+    if (topology.zero_area[t]) ++topology.counts.zero_area_triangles;
+  }
+  for (std::size_t e = 0; e < topology.edges.size(); ++e)
+    if (topology.area_use_count(e) % 2 == 1) ++topology.counts.odd_edges;
+}
+
 }  // namespace
+
+std::size_t MeshTopology::area_use_count(std::size_t e) const noexcept {
+  std::size_t count = 0;
+  for (std::size_t use = edge_use_offsets[e]; use < edge_use_offsets[e + 1]; ++use)
+    count += zero_area[edge_uses[use].triangle] ? 0u : 1u;
+  return count;
+}
+
+std::optional<OpenEdge> MeshTopology::first_open_edge() const {
+  if (is_closed()) return std::nullopt;
+  for (std::size_t t = 0; t < vertices.triangle_count(); ++t) {
+    if (zero_area[t]) continue;  // its corners are distinct: each side is an edge
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::size_t count = area_use_count(triangle_edges[3 * t + k]);
+      if (count % 2 == 1)
+        return OpenEdge{vertices.positions[vertices.corners[3 * t + k]],
+                        vertices.positions[vertices.corners[3 * t + (k + 1) % 3]], count};
+    }
+  }
+  return std::nullopt;  // not reached: an odd edge has a use of non-zero area
+}
 
 WeldedVertices weld(const TriangleSoup& soup) {
   WeldedVertices welded;
@@ -153,6 +188,7 @@ MeshTopology topology(const TriangleSoup& soup) {
   }
   topology.edge_uses.reserve(half_edges.size());
   collect_edges(topology, offsets, half_edges);
+  count_zero_areas_and_odd_edges(soup, topology);
   return topology;
 }
 

@@ -72,7 +72,6 @@
 #include <cstdio>
 #include <limits>
 #include <string>
-#include <unordered_map>
 
 namespace trisect {
 namespace {
@@ -292,28 +291,7 @@ const char* to_string(PointSide side) noexcept {
 }
 
 std::optional<OpenEdge> find_open_edge(const TriangleSoup& soup) {
-  const WeldedVertices welded = weld(soup);
-  const auto key = [](std::uint32_t u, std::uint32_t v) {
-    return u < v ? (std::uint64_t{u} << 32 | v) : (std::uint64_t{v} << 32 | u);
-  };
-  std::vector<bool> counted(welded.triangle_count());
-  std::unordered_map<std::uint64_t, std::size_t> uses;
-  uses.reserve(3 * welded.triangle_count());
-  for (std::size_t t = 0; t < welded.triangle_count(); ++t) {
-    counted[t] = !is_degenerate(soup.triangle(t));
-    if (!counted[t]) continue;
-    for (std::size_t k = 0; k < 3; ++k)
-      ++uses[key(welded.corners[3 * t + k], welded.corners[3 * t + (k + 1) % 3])];
-  }
-  for (std::size_t t = 0; t < welded.triangle_count(); ++t) {
-    if (!counted[t]) continue;
-    for (std::size_t k = 0; k < 3; ++k) {
-      const std::uint32_t u = welded.corners[3 * t + k], v = welded.corners[3 * t + (k + 1) % 3];
-      const std::size_t count = uses[key(u, v)];
-      if (count % 2 == 1) return OpenEdge{welded.positions[u], welded.positions[v], count};
-    }
-  }
-  return std::nullopt;
+  return topology(soup).first_open_edge();
 }
 
 void require_closed(const TriangleSoup& soup, const std::string& mesh) {

@@ -36,51 +36,79 @@ TEST_CASE("info counts triangles, vertices, bounds and edges of a small mesh", "
                         {"vertices:", "      5"},
                         {"degenerate:", "    0 (zero area; 0 with a repeated vertex)"},
                         {"bounds:", "        (0, 0, -0.5) .. (2, 1.5, 1)"},
-                        {"watertight:",
-                         "    no (5 edges shared by two triangles, 2 boundary, "
-                         "1 non-manifold, 0 triangles with a repeated vertex)"},
+                        {"closed:",
+                         "        no (3 edges used by an odd number of triangles of "
+                         "non-zero area)"},
+                        {"manifold:",
+                         "      no (5 edges shared by two triangles, 2 boundary, "
+                         "1 non-manifold)"},
                         {"welded:", "        5 distinct vertex positions, 8 edges"}});
 }
 
-TEST_CASE("info calls a closed mesh watertight and names a missing file", "[cli]") {
+TEST_CASE("info calls a closed tetrahedron closed and manifold and names a missing file", "[cli]") {
   const ScratchFolder folder;
   const std::string tetrahedron =
       "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n"
       "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
   const CommandRun run = run_trisect({"info", folder.write("closed.obj", tetrahedron).string()});
   REQUIRE(run.status == 0);
-  check_lines(run.out,
-              {{"triangles:", "     4"},
-               {"watertight:",
-                "    yes (6 edges shared by two triangles, 0 boundary, "
-                "0 non-manifold, 0 triangles with a repeated vertex)"},
-               {"welded:", "        4 distinct vertex positions, 6 edges"},
-               {"oriented:", "      yes (0 edges walked the same way by both triangles)"}});
+  check_lines(
+      run.out,
+      {{"triangles:", "     4"},
+       {"closed:", "        yes (0 edges used by an odd number of triangles of non-zero area)"},
+       {"manifold:", "      yes (6 edges shared by two triangles, 0 boundary, 0 non-manifold)"},
+       {"welded:", "        4 distinct vertex positions, 6 edges"},
+       {"oriented:", "      yes (0 edges walked the same way by both triangles)"}});
   const CommandRun missing = run_trisect({"info", "no-such-mesh.obj"});
   CHECK(missing.status == 2);
   CHECK(missing.out.empty());
   CHECK_THAT(missing.err, Catch::Contains("no-such-mesh.obj"));
 }
 
-TEST_CASE("info never calls collapsed triangles watertight (issue 10 item 7)", "[cli]") {
+TEST_CASE("info never calls collapsed triangles manifold (issue 10 item 7)", "[cli]") {
   const ScratchFolder folder;
   // One triangle whose three corners are one vertex, then one with a repeated corner.
   const CommandRun point =
       run_trisect({"info", folder.write("point.obj", "v 0 0 0\nf 1 1 1\n").string()});
   REQUIRE(point.status == 0);
   check_lines(point.out, {{"degenerate:", "    1 (zero area; 1 with a repeated vertex)"},
-                          {"watertight:",
-                           "    no (0 edges shared by two triangles, 0 boundary, "
-                           "0 non-manifold, 1 triangles with a repeated vertex)"},
+                          {"closed:",
+                           "        yes (0 edges used by an odd number of triangles "
+                           "of non-zero area)"},
+                          {"manifold:",
+                           "      no (0 edges shared by two triangles, 0 boundary, "
+                           "0 non-manifold)"},
                           {"welded:", "        1 distinct vertex positions, 0 edges"}});
   const CommandRun sliver =
       run_trisect({"info", folder.write("sliver.obj", "v 0 0 0\nv 1 0 0\nf 1 2 1\n").string()});
   REQUIRE(sliver.status == 0);
   check_lines(sliver.out, {{"degenerate:", "    1 (zero area; 1 with a repeated vertex)"},
-                           {"watertight:",
-                            "    no (1 edges shared by two triangles, 0 boundary, "
-                            "0 non-manifold, 1 triangles with a repeated vertex)"},
+                           {"manifold:",
+                            "      no (1 edges shared by two triangles, 0 boundary, "
+                            "0 non-manifold)"},
                            {"welded:", "        2 distinct vertex positions, 1 edges"}});
+}
+
+TEST_CASE("info and inside agree on closed: two tetrahedra sharing an edge (issue 37)", "[cli]") {
+  // Four triangles on the edge 1-2: not manifold, but closed by the one rule, so `inside`
+  // answers (it used to be "watertight: no" here while inside accepted the mesh).
+  const ScratchFolder folder;
+  const std::string pair =
+      "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0.5 1\nv 0 -1 0\nv 0 -0.5 -1\n"
+      "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\nf 1 2 5\nf 1 6 2\nf 1 5 6\nf 2 6 5\n";
+  const auto mesh = folder.write("pair.obj", pair);
+  const CommandRun info = run_trisect({"info", mesh.string()});
+  REQUIRE(info.status == 0);
+  check_lines(
+      info.out,
+      {{"closed:", "        yes (0 edges used by an odd number of triangles of non-zero area)"},
+       {"manifold:", "      no (12 edges shared by two triangles, 0 boundary, 1 non-manifold)"}});
+  const auto queries =
+      folder.write("q.txt", "inside 0.1 0.2 0.2\ninside 0.1 -0.2 -0.2\ninside 5 5 5\n");
+  const CommandRun inside = run_trisect({"query", mesh.string(), queries.string()});
+  INFO(inside.err);
+  REQUIRE(inside.status == 0);
+  CHECK(inside.out == "inside\ninside\noutside\n");
 }
 
 }  // namespace

@@ -2,13 +2,15 @@
 /// \file
 /// Mesh topology from positions alone: vertices welded by exact position, the edges between
 /// them with the triangles that use each, and what that says about the surface (boundary,
-/// manifold, non-manifold, consistently oriented, collapsed triangles).
+/// manifold, non-manifold, consistently oriented, collapsed triangles), and the one rule for
+/// a closed mesh.
 
 #include "trisect/mesh/triangle_soup.hpp"
 
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace trisect {
@@ -54,6 +56,20 @@ struct TopologyCounts {
   /// Triangles with two or three corners at one position (a repeated vertex: no area, and at
   /// least one edge collapsed to a point).
   std::size_t collapsed_triangles = 0;
+  /// Triangles of zero area, decided exactly: collinear corners or a repeated vertex (so the
+  /// collapsed ones included).
+  std::size_t zero_area_triangles = 0;
+  /// Edges used by an odd number of triangles of non-zero area: what keeps a mesh from being
+  /// closed (`MeshTopology::is_closed`).
+  std::size_t odd_edges = 0;
+};
+
+/// An edge that keeps a mesh from being closed: its two vertex positions and how many
+/// triangles of non-zero area use it (an odd number).
+struct OpenEdge {
+  Vec3 first{0.0f};           ///< One end (the one the first triangle using the edge starts at).
+  Vec3 second{0.0f};          ///< The other end.
+  std::size_t triangles = 0;  ///< Triangles of non-zero area that have this edge.
 };
 
 /// Edges of a welded soup. An edge joins two distinct welded vertices; each triangle with
@@ -70,6 +86,8 @@ struct MeshTopology {
   /// 3 per triangle: the edge from corner k to corner k + 1 of triangle t is
   /// triangle_edges[3t + k], or `no_edge` when those corners are one vertex.
   std::vector<std::uint32_t> triangle_edges;
+  /// One per triangle: true when it has zero area, decided exactly (`is_degenerate`).
+  std::vector<bool> zero_area;
   TopologyCounts counts;  ///< Summary of the above.
 
   /// Marks a collapsed side in `triangle_edges`.
@@ -79,20 +97,32 @@ struct MeshTopology {
   [[nodiscard]] std::size_t use_count(std::size_t e) const noexcept {
     return edge_use_offsets[e + 1] - edge_use_offsets[e];
   }
-  /// True when every edge has exactly two uses and no triangle is collapsed, and there is at
-  /// least one triangle: the surface is closed (watertight) and manifold at its edges.
-  [[nodiscard]] bool is_closed() const noexcept {
-    return vertices.triangle_count() > 0 && counts.boundary_edges == 0 &&
-           counts.non_manifold_edges == 0 && counts.collapsed_triangles == 0;
+  /// Number of uses of edge `e` by triangles of non-zero area.
+  [[nodiscard]] std::size_t area_use_count(std::size_t e) const noexcept;
+  /// The one rule for "closed", the one `side_of`, `signed_distance`, `trisect info`, the
+  /// query file's `inside` and Python's `Mesh.is_closed` use: every edge is used by an even
+  /// number of triangles of non-zero area (zero-area triangles are left out). A mesh with no
+  /// triangles is closed; two closed meshes sharing an edge (four triangles on it) are closed;
+  /// orientation does not matter. Then every ray from a point crosses the surface an odd
+  /// number of times exactly when the point is enclosed.
+  [[nodiscard]] bool is_closed() const noexcept { return counts.odd_edges == 0; }
+  /// Closed and more: every edge used by exactly two triangles and no triangle of zero area,
+  /// so that the surface is a 2-manifold at every edge (what "watertight" often means).
+  [[nodiscard]] bool is_closed_manifold() const noexcept {
+    return is_closed() && counts.boundary_edges == 0 && counts.non_manifold_edges == 0 &&
+           counts.zero_area_triangles == 0;
   }
+  /// The first edge, in triangle order (then corner order), that a triangle of non-zero area
+  /// uses and that keeps the mesh from being closed; `nullopt` when it is closed.
+  [[nodiscard]] std::optional<OpenEdge> first_open_edge() const;
   /// True when every manifold edge is walked in opposite directions by its two triangles.
   [[nodiscard]] bool is_consistently_oriented() const noexcept {
     return counts.misoriented_edges == 0;
   }
 };
 
-/// The topology of `soup` (welded by exact position) in O(n) expected time. The soup must be
-/// valid (see `validate(const TriangleSoup&)`).
+/// The topology of `soup` (welded by exact position, zero areas decided exactly) in O(n)
+/// expected time. The soup must be valid (see `validate(const TriangleSoup&)`).
 [[nodiscard]] MeshTopology topology(const TriangleSoup& soup);
 
 }  // namespace trisect

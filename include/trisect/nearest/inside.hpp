@@ -5,6 +5,7 @@
 
 #include "trisect/bvh/bvh.hpp"
 #include "trisect/math/vec.hpp"
+#include "trisect/mesh/topology.hpp"
 #include "trisect/mesh/triangle_soup.hpp"
 
 #include <cstdint>
@@ -24,19 +25,9 @@ enum class PointSide : std::uint8_t {
 /// The name of a side: "outside", "inside" or "surface".
 [[nodiscard]] const char* to_string(PointSide side) noexcept;
 
-/// An edge that keeps a mesh from being closed: its two vertex positions and how many
-/// triangles of non-zero area use it (an odd number).
-struct OpenEdge {
-  Vec3 first{0.0f};           ///< One end (the one the first triangle using the edge starts at).
-  Vec3 second{0.0f};          ///< The other end.
-  std::size_t triangles = 0;  ///< Triangles of non-zero area that have this edge.
-};
-
-/// An edge of `soup` used by an odd number of its triangles of non-zero area, with vertices
-/// welded by exact position (`weld`), or `nullopt` when there is none: the mesh is then closed
-/// in the sense `side_of` needs (a mesh with no triangles is closed). Zero-area triangles are
-/// left out, decided exactly. The edge returned is the first such one in triangle order. O(n)
-/// expected. The soup must be valid.
+/// `topology(soup).first_open_edge()`: an edge that keeps `soup` from being closed by the
+/// one rule of `MeshTopology::is_closed` (every edge used by an even number of triangles of
+/// non-zero area), or `nullopt` when it is closed. O(n) expected. The soup must be valid.
 [[nodiscard]] std::optional<OpenEdge> find_open_edge(const TriangleSoup& soup);
 
 /// Throws `InvalidInput` when `find_open_edge(soup)` finds an edge: "MESH is not closed: edge
@@ -47,7 +38,7 @@ void require_closed(const TriangleSoup& soup, const std::string& mesh);
 /// triangle; otherwise the parity of the triangles of non-zero area that a ray from it crosses,
 /// for a ray that touches no edge or vertex and lies in no triangle's plane (one ray in a fixed
 /// direction, perturbed symbolically where it would touch one: every test exact, no give-up).
-/// The answer is the same for every such ray when the mesh is closed (`find_open_edge`); on an
+/// The answer is the same for every such ray when the mesh is closed (`MeshTopology::is_closed`); on an
 /// open mesh it is the parity along that perturbed ray, which depends on it. Orientation and
 /// self-intersections do not matter. Throws `InvalidInput` for a non-finite point, nothing
 /// else.
