@@ -1,5 +1,6 @@
 # Finds what the Python module needs (an interpreter with NumPy and its headers, pybind11) and
-# sets TRISECT_PYTHON_FOUND. Without them the module is skipped with a message, never an error.
+# sets TRISECT_PYTHON_FOUND. Without them the module is skipped with a message, an error only
+# when TRISECT_REQUIRE_PYTHON is on.
 #
 # Which interpreter: Python3_EXECUTABLE when given; otherwise the first of `python3` on PATH and
 # /usr/bin/python3 that imports numpy, so that a pyenv or virtualenv python3 without NumPy
@@ -38,6 +39,10 @@ if(Python3_FOUND AND pybind11_FOUND)
       CACHE STRING "Where `cmake --install` puts the trisect package, relative to the prefix")
   message(STATUS "Python module: ${Python3_EXECUTABLE} ${Python3_VERSION}, pybind11 "
                  "${pybind11_VERSION}; installs to <prefix>/${TRISECT_PYTHON_INSTALL_DIR}")
+elseif(TRISECT_REQUIRE_PYTHON)  # set by setup.py: `pip install .` has nothing to build without
+  message(FATAL_ERROR "Python module: ${Python3_EXECUTABLE} needs NumPy and pybind11 (Debian's "
+                      "python3-dev python3-numpy pybind11-dev; a venv sees python3-numpy when "
+                      "made with --system-site-packages)")
 else()
   message(STATUS "Python module: skipped (needs python3 with NumPy and pybind11: Debian's "
                  "python3-dev python3-numpy pybind11-dev)")

@@ -29,6 +29,7 @@ test_packages=(
   catch2                      # the test suite (Catch2 v2)
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module and its tests
   python3-dask python3-distributed  # the Dask example (examples/python) and its test
+  python3-venv python3-pip python3-setuptools python3-wheel  # `pip install .` in a venv (setup.py)
 )
 bench_packages=(
   libbenchmark-dev            # benchmarks

@@ -1,6 +1,7 @@
 // The `Broadphase` class: a thin layer over trisect::Broadphase, batched per call.
 
 #include "bindings.hpp"
+#include "repr.hpp"
 
 #include <trisect/broadphase/broadphase.hpp>
 #include <trisect/math/validate.hpp>
@@ -83,6 +84,12 @@ py::array proxy_pairs(const std::vector<ProxyPair>& pairs) {
   return pairs_to_numpy(pairs, &ProxyPair::first, &ProxyPair::second);
 }
 
+// "Broadphase(3 proxies, 1 pair)": the live proxies and the pairs of the last update.
+std::string broadphase_repr(const Broadphase& broadphase) {
+  return "Broadphase(" + counted(broadphase.size(), "proxy", "proxies") + ", " +
+         counted(broadphase.pairs().size(), "pair", "pairs") + ")";
+}
+
 }  // namespace
 
 void bind_broadphase(py::module_& module) {
@@ -138,7 +145,9 @@ void bind_broadphase(py::module_& module) {
           "ended_is_sensor",
           [](const Broadphase& self) { return sensor_flags(self.ended_kinds()); },
           "For each pair that ended at the last update, True when either proxy is a sensor.")
-      .def("__len__", &Broadphase::size, "Number of live proxies.");
+      .def("__len__", &Broadphase::size, "Number of live proxies.")
+      .def("__repr__", &broadphase_repr,
+           "The number of live proxies and of pairs overlapping as of the last update.");
 }
 
 }  // namespace trisect::python

@@ -2,6 +2,7 @@
 
 #include "bindings.hpp"
 #include "released.hpp"
+#include "repr.hpp"
 
 #include <pybind11/stl/filesystem.h>
 #include <trisect/io/load_mesh.hpp>
@@ -48,6 +49,14 @@ py::dict info(const PyMesh& mesh) {
   return result;
 }
 
+// "Mesh(4 triangles, bounds [0, 0, 0] to [1, 1, 1])", or "Mesh(0 triangles, no bounds)".
+std::string mesh_repr(const PyMesh& mesh) {
+  std::string text = "Mesh(" + counted(mesh.bvh().size(), "triangle", "triangles");
+  if (mesh.bvh().empty()) return text + ", no bounds)";
+  const Aabb bounds = mesh.bvh().bounds();
+  return text + ", bounds " + point_text(bounds.min) + " to " + point_text(bounds.max) + ")";
+}
+
 }  // namespace
 
 void bind_mesh(py::module_& module, MeshClass& mesh) {
@@ -77,7 +86,9 @@ void bind_mesh(py::module_& module, MeshClass& mesh) {
           "every edge belongs to an even number of triangles: the one rule of inside(), "
           "signed_distance() and `trisect info`; a mesh with no triangles is closed.")
       .def(
-          "__len__", [](const PyMesh& self) { return self.bvh().size(); }, "Number of triangles.");
+          "__len__", [](const PyMesh& self) { return self.bvh().size(); }, "Number of triangles.")
+      .def("__repr__", &mesh_repr,
+           "The triangle count and the bounds, coordinates in their shortest exact form.");
   module.def("load", &load, py::arg("path"), py::kw_only(), py::arg("threads") = 0,
              "Loads an OBJ, PLY or STL file (polygons fan-triangulated in file order: triangle "
              "ids are 0-based in that order) and builds its mesh. OSError naming the file and "

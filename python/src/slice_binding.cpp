@@ -2,6 +2,7 @@
 
 #include "bindings.hpp"
 #include "released.hpp"
+#include "repr.hpp"
 
 #include <trisect/slice/slice.hpp>
 
@@ -22,6 +23,13 @@ py::array contour_points(const Contour& contour) {
 
 py::array contour_triangles(const Contour& contour) {
   return to_numpy(std::vector<std::int64_t>(contour.triangles.begin(), contour.triangles.end()));
+}
+
+// "Contour(closed, 4 points, length 4, area 1)".
+std::string contour_repr(const Contour& contour) {
+  return std::string("Contour(") + (contour.closed ? "closed" : "open") + ", " +
+         counted(contour.points.size(), "point", "points") + ", length " +
+         shortest(contour.length) + ", area " + shortest(contour.area) + ")";
 }
 
 py::list slice_mesh(const PyMesh& mesh, py::handle normal, py::handle offsets,
@@ -62,12 +70,9 @@ void bind_slice(py::module_& module, MeshClass& mesh) {
       .def_readonly("area", &Contour::area,
                     "Signed area seen from the side the normal points to (counter-clockwise "
                     "positive); 0 for an open contour.")
-      .def("__repr__", [](const Contour& self) {
-        return std::string("<Contour ") + (self.closed ? "closed" : "open") +
-               " points=" + std::to_string(self.points.size()) +
-               " length=" + std::to_string(self.length) + " area=" + std::to_string(self.area) +
-               ">";
-      });
+      .def("__repr__", &contour_repr,
+           "Closed or open, the number of points, the length and the area (shortest exact "
+           "form).");
   mesh.def("slice", &slice_mesh, py::arg("normal"), py::arg("offsets"), py::kw_only(),
            py::arg("threads") = 0,
            "Sections by the planes normal . x = d for each d in `offsets`, in the order given: a "

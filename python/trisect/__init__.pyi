@@ -31,6 +31,8 @@ class Contour:
     @property
     def area(self) -> float:
         """Signed area seen from the side the normal points to; 0 when open."""
+    def __repr__(self) -> str:
+        """Contour(closed, 4 points, length 4, area 1): numbers in their shortest exact form."""
 
 class Mesh:
     """A triangle mesh and the BVH over it; every query in input triangle ids."""
@@ -51,6 +53,9 @@ class Mesh:
     def is_closed(self) -> bool:
         """Every welded edge used by an even number of non-zero-area triangles."""
     def __len__(self) -> int: ...
+    def __repr__(self) -> str:
+        """Mesh(4 triangles, bounds [0, 0, 0] to [1, 1, 1]), or Mesh(0 triangles, no bounds);
+        coordinates in their shortest exact form (they read back to the same float32)."""
     def boxes(
         self, boxes: ArrayLike, *, threads: int = 0
     ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
@@ -123,6 +128,8 @@ class Broadphase:
     @property
     def ended_is_sensor(self) -> npt.NDArray[np.bool_]: ...
     def __len__(self) -> int: ...
+    def __repr__(self) -> str:
+        """Broadphase(3 proxies, 1 pair): live proxies, pairs as of the last update."""
 
 def load(path: Union[str, "PathLike[str]"], *, threads: int = 0) -> Mesh:
     """An OBJ, PLY or STL file as a Mesh; OSError when it cannot be read or parsed."""
