@@ -1,19 +1,16 @@
 #pragma once
-// Mapping one mesh's boxes and vertices by a `Transform` for the mesh-against-mesh walks
-// (overlap, mesh distance): validation of the transform against the mesh, and boxes mapped
-// with outward rounding so that no mapped vertex falls outside. Internal to the library;
+// Boxes mapped by a `Transform` with outward rounding, so that no mapped vertex falls outside
+// (for the mesh-against-mesh walks: overlap, mesh distance). Math only: the check of a
+// transform against a tree's vertices is bvh/checked_transform.hpp. Internal to the library;
 // compiled with -ffp-contract=off by its users (every operation must round once).
-#include "math/transform_rows.hpp"
-#include "trisect/bvh/bvh.hpp"
+#include "trisect/math/aabb.hpp"
 #include "trisect/math/detail/float_rounding.hpp"
 #include "trisect/math/exact.hpp"
 #include "trisect/math/transform.hpp"
-#include "trisect/math/validate.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <string>
 
 namespace trisect::detail {
 
@@ -54,25 +51,6 @@ namespace trisect::detail {
     result.max[axis] = std::min(box.max[axis], largest);
   }
   return result;
-}
-
-/// The transform to apply, or null for the identity; throws for a non-finite number or a
-/// vertex mapped to infinity.
-inline const Transform* checked_transform(const Bvh& second, const Transform& transform) {
-  validate(transform, "transform");
-  if (transform.is_identity()) return nullptr;
-  // Every mapped vertex lies in the mapped root box: when that is finite, so are they all.
-  if (second.empty()) return &transform;
-  const Aabb mapped_bounds = transformed_box(transform, second.bounds());
-  if (is_finite(mapped_bounds.min) && is_finite(mapped_bounds.max)) return &transform;
-  for (std::uint32_t slot = 0; slot < second.triangles.size(); ++slot) {
-    const Triangle t = second.triangles.triangle(slot);
-    for (const Vec3& v : {t.a, t.b, t.c})
-      if (!is_finite(detail::transform_point(transform, v)))
-        throw InvalidInput("transform: maps a vertex of triangle " +
-                           std::to_string(second.ids[slot]) + " to infinity");
-  }
-  return &transform;
 }
 
 }  // namespace trisect::detail

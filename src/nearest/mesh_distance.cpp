@@ -7,6 +7,7 @@
 // Compiled with -ffp-contract=off: the second mesh's boxes are mapped with outward rounding.
 #include "trisect/nearest/mesh_distance.hpp"
 
+#include "bvh/checked_transform.hpp"
 #include "math/transform_rows.hpp"
 #include "math/transformed_box.hpp"
 #include "separation.hpp"

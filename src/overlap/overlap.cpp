@@ -3,6 +3,7 @@
 // and the outward rounding of mapped boxes relies on every operation rounding once.
 #include "trisect/overlap/overlap.hpp"
 
+#include "bvh/checked_transform.hpp"
 #include "math/transform_rows.hpp"
 #include "math/transformed_box.hpp"
 #include "trisect/bvh/box_query.hpp"

@@ -4,8 +4,9 @@
 /// that look for the nearest answers under a bound they shrink as they find them: rays (the
 /// bound is t_max), closest points (the radius), distances. Nearest child first, depth first,
 /// with early exit; the query is a visitor that decides which children to enter and what a
-/// leaf holds. One step at a time (`OrderedWalk::step`), so that a stream of queries can
-/// interleave their walks and hide the memory latency of one behind the others' work.
+/// leaf holds. Each walk runs to its end on its own: streams of queries run one walk after
+/// another on each thread (interleaving several walks step by step was measured slower; see
+/// bench/README.md).
 
 #include "trisect/bvh/bvh.hpp"
 #include "trisect/bvh/detail/traverse.hpp"
@@ -77,9 +78,21 @@ class OrderedWalk {
     active_ = true;
   }
 
-  /// Enters one wide node or visits one leaf (or skips one the bound now excludes), and
-  /// prefetches what comes next. False once the walk is over: everything within the bound
-  /// visited, or the visitor stopped it.
+  /// Walks to the end: everything within the visitor's bound visited, or the visitor stopped
+  /// the walk.
+  [[gnu::always_inline]] void run() {
+    while (step()) {
+    }
+  }
+
+  /// This walk's counts so far: wide nodes entered and triangles in the leaves visited.
+  [[nodiscard]] const QueryStats& counts() const noexcept { return counts_; }
+
+ private:
+  using Entry = WalkEntry;
+
+  // Enters one wide node or visits one leaf (or skips one the bound now excludes), and
+  // prefetches what comes next. False once the walk is over.
   [[gnu::always_inline]] bool step() {
     if (!active_) return false;
     if (current_.key <= visitor_->bound()) {
@@ -92,12 +105,6 @@ class OrderedWalk {
     }
     return pop();
   }
-
-  /// This walk's counts so far: wide nodes entered and triangles in the leaves visited.
-  [[nodiscard]] const QueryStats& counts() const noexcept { return counts_; }
-
- private:
-  using Entry = WalkEntry;
 
   // Asks for the memory of a child about to be visited.
   [[gnu::always_inline]] void prefetch(const Entry& entry) const noexcept {
@@ -140,7 +147,7 @@ class OrderedWalk {
       stack_[at] = child;
     }
     current_ = entry(next);
-    prefetch(current_);  // for interleaved walks, whose next step is another's
+    prefetch(current_);  // the next step reads it
     return true;
   }
 
@@ -174,8 +181,7 @@ template <WalkOrder order = WalkOrder::nearest_first, OrderedWalkVisitor Visitor
   const detail::StatsRecorder recorder(stats);
   WalkStack stack;
   OrderedWalk<Visitor, order> walk(bvh, visitor, stack);
-  while (walk.step()) {
-  }
+  walk.run();
   recorder.add(walk.counts());
 }
 
