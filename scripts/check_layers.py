@@ -23,7 +23,7 @@ LIBRARY = ["base", "math", "mesh", "geometry", "bvh", "slice", "overlap", "neare
 MAY_INCLUDE = {
     "base": [],
     "math": ["base"],
-    "mesh": ["base", "math"],
+    "mesh": ["base", "math", "geometry"],
     "geometry": ["base", "math"],
     "bvh": ["base", "math", "mesh", "geometry"],
     "broadphase": ["base", "math", "geometry"],

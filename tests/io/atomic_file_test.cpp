@@ -2,12 +2,12 @@
 // command share: its policy for new files, replaced files, symbolic links, special files and
 // failures, tested here once, on the writer itself.
 #include "io/atomic_file.hpp"
+#include "support/run_command.hpp"
 #include "support/scratch_folder.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <iterator>
 #include <string>
@@ -21,11 +21,6 @@ namespace trisect::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string content_of(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // The names in `folder` (hidden temporary files included).
 std::size_t entry_count(const fs::path& folder) {
@@ -52,15 +47,14 @@ TEST_CASE("atomic file: a new file appears whole on publish, with 0666 minus the
     file.publish();
   }
   ::umask(old_mask);
-  CHECK(content_of(path) == "hello");
+  CHECK(file_contents(path) == "hello");
   CHECK((fs::status(path).permissions() & fs::perms::all) ==
         (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
          fs::perms::others_read));
   CHECK(entry_count(folder.path()) == 1);
 }
 
-TEST_CASE("atomic file: an unpublished file leaves the old one and no temporary",
-          "[io][atomic]") {
+TEST_CASE("atomic file: an unpublished file leaves the old one and no temporary", "[io][atomic]") {
   const ScratchFolder folder;
   const fs::path path = folder.write("kept.txt", "old");
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_write);
@@ -68,10 +62,10 @@ TEST_CASE("atomic file: an unpublished file leaves the old one and no temporary"
     io::AtomicFile file(path);
     file.stream() << "new, never published";
   }
-  CHECK(content_of(path) == "old");
+  CHECK(file_contents(path) == "old");
   CHECK(entry_count(folder.path()) == 1);
   write_whole(path, "replaced");  // a replaced file keeps its permission bits
-  CHECK(content_of(path) == "replaced");
+  CHECK(file_contents(path) == "replaced");
   CHECK((fs::status(path).permissions() & fs::perms::all) ==
         (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_write));
 }
@@ -87,7 +81,7 @@ TEST_CASE("atomic file: links are followed, chains and dangling ones too; the li
   CHECK(fs::is_symlink(fs::symlink_status(folder.path() / "chain")));
   CHECK(fs::is_symlink(fs::symlink_status(folder.path() / "dangling")));
   CHECK(fs::is_regular_file(fs::symlink_status(folder.path() / "trees/out.txt")));
-  CHECK(content_of(folder.path() / "trees/out.txt") == "through two links");
+  CHECK(file_contents(folder.path() / "trees/out.txt") == "through two links");
 
   fs::create_symlink("loop_b", folder.path() / "loop_a");
   fs::create_symlink("loop_a", folder.path() / "loop_b");
@@ -99,15 +93,14 @@ TEST_CASE("atomic file: links are followed, chains and dangling ones too; the li
   }
 }
 
-TEST_CASE("atomic file: special files are written in place, directories refused",
-          "[io][atomic]") {
+TEST_CASE("atomic file: special files are written in place, directories refused", "[io][atomic]") {
   const ScratchFolder folder;
   write_whole("/dev/null", "discarded");  // a device: nothing to rename, no error
   CHECK(fs::is_character_file("/dev/null"));
 
   const fs::path fifo = folder.path() / "fifo";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  auto reader = std::async(std::launch::async, [&] { return content_of(fifo); });
+  auto reader = std::async(std::launch::async, [&] { return file_contents(fifo); });
   write_whole(fifo, "through the pipe");
   CHECK(reader.get() == "through the pipe");
   CHECK(fs::is_fifo(fifo));

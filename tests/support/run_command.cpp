@@ -14,16 +14,13 @@
 #include <unistd.h>
 
 namespace trisect::testing {
-namespace {
 
-std::string contents(const std::filesystem::path& path) {
+std::string file_contents(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
 }
-
-}  // namespace
 
 CommandRun run_in_process(const std::vector<std::string>& arguments) {
   std::ostringstream out, err;
@@ -86,8 +83,8 @@ CommandRun run_trisect(const std::vector<std::string>& arguments, const RunSetup
   int status = 0;
   ::waitpid(child, &status, 0);
   const bool captured = setup.standard_output.empty() && !setup.closed_pipe;
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, captured ? contents(out_path) : "",
-          contents(err_path)};
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, captured ? file_contents(out_path) : "",
+          file_contents(err_path)};
 }
 
 std::string line_starting_with(const std::string& text, const std::string& prefix) {

@@ -3,10 +3,14 @@
 /// Runs the built `trisect` program as a user would, capturing what it prints.
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 namespace trisect::testing {
+
+/// Every byte of the file at `path` (empty when it cannot be read).
+[[nodiscard]] std::string file_contents(const std::filesystem::path& path);
 
 /// What a run of the program printed and returned.
 struct CommandRun {
