@@ -17,6 +17,8 @@
 #include "mesh/checked_soup.hpp"
 #include "morton_build.hpp"
 #include "sah_binning.hpp"
+#include "sah_partition.hpp"
+#include "sah_reference.hpp"
 #include "trisect/math/validate.hpp"
 #include "wide_pieces.hpp"
 

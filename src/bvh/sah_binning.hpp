@@ -8,8 +8,7 @@
 // Determinism: a split depends only on its range of references, and the parallel reductions
 // combine exact operations (float min/max, integer counts).
 
-#include "box4.hpp"
-#include "trisect/bvh/bvh.hpp"
+#include "sah_reference.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_reduce.h>
@@ -17,50 +16,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
 namespace trisect::detail {
 
-/// A triangle's bounds; the unused fourth lane of `lower` carries its id's bits.
-struct alignas(16) Reference {
-  float lower[4];
-  float upper[4];
-
-  [[nodiscard]] Box4 box() const { return {Float4::load_xyz(lower), Float4::load(upper)}; }
-  /// Twice the centroid (lower + upper): the bin mapping needs no halving.
-  [[nodiscard]] Float4 centroid2() const { return Float4::load_xyz(lower) + Float4::load(upper); }
-  [[nodiscard]] TriangleId id() const {
-    TriangleId id;
-    std::memcpy(&id, &lower[3], sizeof id);
-    return id;
-  }
-  [[nodiscard]] static Reference of(const Aabb& bounds, TriangleId id) {
-    Reference reference{{bounds.min.x, bounds.min.y, bounds.min.z, 0.0f},
-                        {bounds.max.x, bounds.max.y, bounds.max.z, 0.0f}};
-    std::memcpy(&reference.lower[3], &id, sizeof id);
-    return reference;
-  }
-};
-
-/// Bounds of a range of references and of their doubled centroids.
-struct RangeBounds {
-  Box4 bounds = Box4::empty();
-  Box4 centroids = Box4::empty();
-
-  void add(const Reference& reference) {
-    bounds.extend(reference.box());
-    centroids.extend(reference.centroid2());
-  }
-  void add(const RangeBounds& other) {
-    bounds.extend(other.bounds);
-    centroids.extend(other.centroids);
-  }
-};
-
 inline constexpr std::uint32_t max_bins = 64;
-/// Ranges at least this large bin and gather bounds in parallel.
-inline constexpr std::size_t parallel_scan_threshold = 1 << 16;
 
 /// Bins of all three axes for one range. Only the first `bin_count` bins per axis are used and
 /// initialised, so that small ranges do not pay for the largest bin count.
@@ -143,22 +103,6 @@ struct Split {
   float left_area = 0, right_area = 0;  ///< Half areas of the two sides' boxes.
   std::uint32_t left_count = 0;         ///< References on the left side.
 };
-
-/// Bounds of references [begin, end): in parallel above `parallel_scan_threshold`.
-[[nodiscard]] inline RangeBounds bounds_of(const Reference* references, std::size_t begin,
-                                           std::size_t end) {
-  const auto scan = [&](const tbb::blocked_range<std::size_t>& r, RangeBounds into) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) into.add(references[i]);
-    return into;
-  };
-  if (end - begin < parallel_scan_threshold)
-    return scan(tbb::blocked_range<std::size_t>(begin, end), RangeBounds{});
-  return tbb::parallel_reduce(tbb::blocked_range<std::size_t>(begin, end, 8192), RangeBounds{},
-                              scan, [](RangeBounds a, const RangeBounds& b) {
-                                a.add(b);
-                                return a;
-                              });
-}
 
 namespace binning {
 
@@ -263,49 +207,6 @@ inline void bin(const Reference* references, std::size_t begin, std::size_t end,
     }
   }
   return best;
-}
-
-/// Where a range was cut and the bounds of both sides.
-struct Partition {
-  std::size_t middle;
-  RangeBounds left, right;
-};
-
-/// Reorders references [begin, end) so that those on the left of `split` come first (in place,
-/// two-way), gathering both sides' bounds.
-inline Partition partition(Reference* references, std::size_t begin, std::size_t end,
-                           const BinMapping& mapping, const Split& split) {
-  Partition result{begin, {}, {}};
-  std::size_t left = begin, right = end;
-  while (left < right) {
-    if (mapping.bin(references[left], split.axis) <= split.last_left_bin) {
-      result.left.add(references[left]);
-      ++left;
-    } else {
-      --right;
-      std::swap(references[left], references[right]);
-      result.right.add(references[right]);
-    }
-  }
-  result.middle = left;
-  return result;
-}
-
-/// Object median of references [begin, end) along the widest axis of `centroids`, ties broken
-/// by id so that the cut is deterministic.
-inline Partition median_partition(Reference* references, std::size_t begin, std::size_t end,
-                                  const Box4& centroids) {
-  const Vec3 extent = to_vec3(centroids.upper - centroids.lower);
-  const int axis =
-      extent.x >= extent.y && extent.x >= extent.z ? 0 : (extent.y >= extent.z ? 1 : 2);
-  const std::size_t middle = begin + (end - begin) / 2;
-  std::nth_element(references + begin, references + middle, references + end,
-                   [axis](const Reference& a, const Reference& b) {
-                     const float ca = a.lower[axis] + a.upper[axis];
-                     const float cb = b.lower[axis] + b.upper[axis];
-                     return ca < cb || (ca == cb && a.id() < b.id());
-                   });
-  return {middle, bounds_of(references, begin, middle), bounds_of(references, middle, end)};
 }
 
 }  // namespace trisect::detail

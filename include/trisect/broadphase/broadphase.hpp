@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -142,9 +141,9 @@ class Broadphase {
   void update(Begin&& on_pair_begin, End&& on_pair_end) {
     update_pairs();
     for (std::size_t i = 0; i < began_.size(); ++i)
-      deliver(on_pair_begin, began_[i], began_kinds_[i]);
+      detail::deliver_pair(on_pair_begin, began_[i], began_kinds_[i]);
     for (std::size_t i = 0; i < ended_.size(); ++i)
-      deliver(on_pair_end, ended_[i], ended_kinds_[i]);
+      detail::deliver_pair(on_pair_end, ended_[i], ended_kinds_[i]);
   }
 
   /// Ends the frame without callbacks; `began()` and `ended()` hold its events.
@@ -172,55 +171,30 @@ class Broadphase {
   /// closed box `box`, until `visit` returns false; returns false when stopped early. Throws
   /// `InvalidInput` for a bad box.
   template <ProxyVisitor Visit>
-  bool query(const Aabb& box, Visit&& visit) const {
-    for (const DynamicAabbTree& tree : trees_) {
-      const bool finished = tree.query(box, [&](ProxyId node) {
-        const auto id = static_cast<ProxyId>(tree.user_data_unchecked(node));
-        return !boxes_[id].overlaps(box) || visit(id);
-      });
-      if (!finished) return false;
-    }
-    return true;
-  }
+  bool query(const Aabb& box, Visit&& visit) const;
 
   /// Visits each live proxy that `filter` passes whose box (the one given) meets the closed box
   /// `box`, as `query(box, visit)` does. Throws `InvalidInput` for a bad box.
   template <ProxyVisitor Visit>
-  bool query(const Aabb& box, const ProxyQueryFilter& filter, Visit&& visit) const {
-    return query(box, [&](ProxyId id) { return !passes(filter, id) || visit(id); });
-  }
+  bool query(const Aabb& box, const ProxyQueryFilter& filter, Visit&& visit) const;
 
   /// Visits each live proxy that `filter` passes whose box contains the point `point` (faces
   /// included). Throws `InvalidInput` for a point that is not finite.
   template <ProxyVisitor Visit>
-  bool query(const Vec3& point, const ProxyQueryFilter& filter, Visit&& visit) const {
-    return query(Aabb{point, point}, filter, visit);
-  }
+  bool query(const Vec3& point, const ProxyQueryFilter& filter, Visit&& visit) const;
 
   /// Visits each live proxy that `filter` passes whose box meets the closed ball `ball`
   /// (decided exactly: the point of the box nearest the centre lies within the radius). Throws
   /// `InvalidInput` for a bad ball (a centre that is not finite, a negative or non-finite
   /// radius).
   template <ProxyVisitor Visit>
-  bool query(const Sphere& ball, const ProxyQueryFilter& filter, Visit&& visit) const {
-    return query(bounds_of(ball), filter,
-                 [&](ProxyId id) { return !ball_meets_box(ball, boxes_[id]) || visit(id); });
-  }
+  bool query(const Sphere& ball, const ProxyQueryFilter& filter, Visit&& visit) const;
 
   /// Visits each live proxy that `filter` passes whose box meets `ray` between its t_min and
   /// t_max (decided exactly, as `DynamicAabbTree::query(ray, ...)` decides), until `visit`
   /// returns false. Throws `InvalidInput` for a bad ray.
   template <ProxyVisitor Visit>
-  bool query(const Ray& ray, const ProxyQueryFilter& filter, Visit&& visit) const {
-    for (const DynamicAabbTree& tree : trees_) {
-      const bool finished = tree.query(ray, [&](ProxyId node) {
-        const auto id = static_cast<ProxyId>(tree.user_data_unchecked(node));
-        return !passes(filter, id) || !DynamicAabbTree::ray_meets(ray, boxes_[id]) || visit(id);
-      });
-      if (!finished) return false;
-    }
-    return true;
-  }
+  bool query(const Ray& ray, const ProxyQueryFilter& filter, Visit&& visit) const;
 
   /// Casts `ray` into both layers nearest first: calls `visit(id, t_max)` for each live proxy
   /// that `filter` passes whose box (the one given) meets the ray between its t_min and the
@@ -232,23 +206,7 @@ class Broadphase {
   /// heuristic, which proxies are visited is not. Returns the final t_max. Throws
   /// `InvalidInput` for a bad ray.
   template <class Visit>
-  float cast(const Ray& ray, const ProxyQueryFilter& filter, Visit&& visit) const {
-    trisect::validate(ray);
-    TreeRayCursor cursors[2] = {{trees_[0], ray}, {trees_[1], ray}};
-    // The next proxy of the nearer cursor that passes and whose own box meets the ray.
-    const auto next = [&](const Ray& current) {
-      for (;;) {
-        const int nearer = cursors[1].next_entry() < cursors[0].next_entry() ? 1 : 0;
-        if (cursors[nearer].next_entry() == std::numeric_limits<double>::infinity())
-          return TreeRayCursor::null;
-        const ProxyId node = cursors[nearer].next(current);
-        if (node == TreeRayCursor::null) continue;
-        const auto id = static_cast<ProxyId>(trees_[nearer].user_data_unchecked(node));
-        if (passes(filter, id) && DynamicAabbTree::ray_meets(current, boxes_[id])) return id;
-      }
-    };
-    return detail::run_cast(ray, next, visit);
-  }
+  float cast(const Ray& ray, const ProxyQueryFilter& filter, Visit&& visit) const;
 
   /// The box last given for proxy `id`. Throws `InvalidInput` when `id` is not a live proxy.
   [[nodiscard]] const Aabb& box(ProxyId id) const;
@@ -278,13 +236,6 @@ class Broadphase {
     std::uint64_t user_data = 0;
   };
 
-  template <class Callback>
-  static void deliver(Callback& callback, const ProxyPair& pair, PairKind kind) {
-    if constexpr (std::is_invocable_v<Callback&, ProxyPair, PairKind>)
-      callback(pair, kind);
-    else
-      callback(pair);
-  }
   [[nodiscard]] bool passes(const ProxyQueryFilter& filter, ProxyId id) const noexcept {
     return filter.passes(proxies_[id].layer, proxies_[id].filter);
   }
@@ -344,3 +295,6 @@ class Broadphase {
 };
 
 }  // namespace trisect
+
+// The definitions of the query templates above.
+#include "trisect/broadphase/detail/broadphase_queries.hpp"

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <type_traits>
 
 namespace trisect {
 
@@ -65,6 +66,17 @@ concept PairCallback = requires(Callback callback, ProxyPair pair) {
   callback(pair);
 }
 || requires(Callback callback, ProxyPair pair, PairKind kind) { callback(pair, kind); };
+
+namespace detail {
+/// Calls a `PairCallback` for `pair`: with `kind` too when it takes one.
+template <class Callback>
+inline void deliver_pair(Callback& callback, const ProxyPair& pair, PairKind kind) {
+  if constexpr (std::is_invocable_v<Callback&, ProxyPair, PairKind>)
+    callback(pair, kind);
+  else
+    callback(pair);
+}
+}  // namespace detail
 
 /// Everything a new proxy can be given besides its box.
 struct ProxyOptions {
