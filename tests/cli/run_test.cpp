@@ -34,7 +34,7 @@ TEST_CASE("help is generated for the command and for each subcommand", "[cli]") 
       {{"query", "--help"},
        {"Usage: trisect query [OPTIONS] MESH QUERYFILE", "sphere CX CY CZ R", "ray OX OY OZ"}},
       {{"query", "mesh.obj", "-h"}, {"Usage: trisect query [OPTIONS] MESH QUERYFILE"}},
-      {{"info", "--help"}, {"Usage: trisect info [OPTIONS] MESH", "watertight"}},
+      {{"info", "--help"}, {"Usage: trisect info [OPTIONS] MESH", "closed", "manifold"}},
       {{"demo", "--help"}, {"Usage: trisect demo [OPTIONS]", "--svg FILE"}},
   };
   for (const Help& help : cases) {

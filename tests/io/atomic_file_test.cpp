@@ -70,7 +70,7 @@ TEST_CASE("atomic file: an unpublished file leaves the old one and no temporary"
         (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_write));
 }
 
-TEST_CASE("atomic file: links are followed, chains and dangling ones too; the links stay",
+TEST_CASE("atomic file: links are followed, chains and dangling ones too, and stay links",
           "[io][atomic]") {
   const ScratchFolder folder;
   fs::create_directory(folder.path() / "trees");
