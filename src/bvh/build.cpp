@@ -308,6 +308,7 @@ void check(const BuildOptions& options) {
     throw InvalidInput(
         "build options: costs must be finite, traversal_cost >= 0 and "
         "intersection_cost > 0");
+  validate_thread_count(options.threads, "build options");
 }
 
 Bvh build_in_arena(const TriangleSoup& soup, const BuildOptions& options) {
@@ -322,9 +323,7 @@ Bvh build(const TriangleSoup& soup, const BuildOptions& options) {
   // The builders check the triangles in their first pass over them.
   if (!detail::soup_shape_is_valid(soup) || soup.empty()) validate(soup);
   if (soup.empty()) return {};
-  const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
-                                           : static_cast<int>(options.threads);
-  return detail::with_thread_fallback(threads, [&] {
+  return detail::with_thread_fallback(static_cast<int>(options.threads), [&] {
     Bvh bvh = build_in_arena(soup, options);
     if (options.ray_nodes) refresh_ray_nodes(bvh);
     return bvh;

@@ -38,8 +38,7 @@ int run_info(const std::string& mesh_path, std::ostream& standard_output, std::o
         << "triangles:     " << mesh.triangle_count() << '\n'
         << "vertices:      " << mesh.positions.size() << '\n'
         << "degenerate:    " << edges.zero_area_triangles << " (zero area; "
-        << edges.collapsed_triangles
-        << " with a repeated vertex)\n";
+        << edges.collapsed_triangles << " with a repeated vertex)\n";
     if (!bvh.empty())
       out << "bounds:        (" << bounds.min.x << ", " << bounds.min.y << ", " << bounds.min.z
           << ") .. (" << bounds.max.x << ", " << bounds.max.y << ", " << bounds.max.z << ")\n";
@@ -69,8 +68,7 @@ int run_info(const std::string& mesh_path, std::ostream& standard_output, std::o
 }  // namespace
 
 void add_info_command(CLI::App& app, Context& context) {
-  CLI::App* command =
-      app.add_subcommand("info", "triangles, bounds, closedness, BVH statistics");
+  CLI::App* command = app.add_subcommand("info", "triangles, bounds, closedness, BVH statistics");
   const auto mesh_path = std::make_shared<std::string>();
   command->add_option("MESH", *mesh_path, mesh_argument_help)->required();
   command->footer(R"(

@@ -47,6 +47,12 @@ void validate(const Triangle& triangle, const std::string& what) {
   require_finite(triangle.c, what, "vertex c");
 }
 
+void validate_thread_count(long long threads, const std::string& what) {
+  if (threads < 0 || threads > max_threads)
+    throw InvalidInput(what + ": threads must be from 0 to " + std::to_string(max_threads) +
+                       ", got " + std::to_string(threads));
+}
+
 void validate(const Ray& ray, const std::string& what) {
   require_finite(ray.origin, what, "origin");
   require_finite(ray.direction, what, "direction");

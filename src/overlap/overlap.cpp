@@ -450,11 +450,11 @@ std::vector<TrianglePair> pairs_in_arena(const Bvh& first, const Bvh& second,
 std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
                                         const Transform* transform, bool self,
                                         const OverlapOptions& options) {
+  validate_thread_count(options.threads, "overlap options");
   if (first.empty() || second.empty()) return {};
-  const int threads = options.threads == 0 ? tbb::this_task_arena::max_concurrency()
-                                           : static_cast<int>(options.threads);
-  return detail::with_thread_fallback(
-      threads, [&] { return pairs_in_arena(first, second, transform, self); });
+  return detail::with_thread_fallback(static_cast<int>(options.threads), [&] {
+    return pairs_in_arena(first, second, transform, self);
+  });
 }
 
 }  // namespace

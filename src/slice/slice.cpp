@@ -291,13 +291,9 @@ std::vector<Section> slice(const TriangleSoup& soup, const Vec3& normal,
 
   SliceStats local;
   std::vector<Section> distinct;
-  if (options.threads < 0 || options.threads > max_slice_threads)
-    throw InvalidInput("slice: threads must be from 0 to " + std::to_string(max_slice_threads) +
-                       ", got " + std::to_string(options.threads));
+  validate_thread_count(options.threads, "slice");
   // More workers than TBB runs at once would only make TBB warn on stderr.
-  const int threads =
-      options.threads > 0 ? std::min(options.threads, tbb::info::default_concurrency()) : 0;
-  distinct = detail::with_thread_fallback(threads, [&] {
+  distinct = detail::with_thread_fallback(options.threads, [&] {
     local = {};
     return slice_distinct(soup, normal, planes, options, local);
   });

@@ -170,6 +170,23 @@ TEST_CASE("invalid soups, options and queries are rejected with the place named"
   CHECK_THROWS_AS(closest_hit(bvh, Ray{Vec3(0.0f), Vec3(0.0f)}), InvalidInput);
 }
 
+TEST_CASE("thread counts: 0 to 4096 build one tree, anything more is named", "[bvh][threads]") {
+  const Scene scene = noisy_sphere(30, 40, 3);
+  const Bvh one = build(scene.soup(), {.threads = 1});
+  for (const unsigned threads : {0u, 2u, 4096u}) {
+    for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton}) {
+      INFO(threads);
+      CHECK(same_tree(build(scene.soup(), {.threads = threads, .method = method}),
+                      build(scene.soup(), {.threads = 1, .method = method})));
+    }
+  }
+  CHECK(same_tree(build(scene.soup(), {.threads = 4096}), one));
+  for (const unsigned threads : {4097u, 0x80000000u, 0xFFFFFFFFu})
+    CHECK_THROWS_WITH(
+        build(scene.soup(), {.threads = threads}),
+        "build options: threads must be from 0 to 4096, got " + std::to_string(threads));
+}
+
 TEST_CASE("both builders name the first invalid triangle of a large soup", "[bvh]") {
   // Far apart in the id range, so that different parallel chunks find them.
   constexpr std::size_t count = 20000, first_bad = 9001, second_bad = 17003;

@@ -77,10 +77,12 @@ void require_pairs_match(const Scene& first, const Scene& second, const Transfor
   INFO(first.name << " against " << second.name);
   const Bvh a = build(first.soup()), b = build(second.soup());
   const std::vector<TrianglePair> expected = brute_force(first, second, transform);
-  for (unsigned threads : {1u, 2u, 8u}) {
+  for (unsigned threads : {1u, 2u, 8u, 4096u}) {
     INFO(threads << " threads");
     REQUIRE(collect_intersecting_pairs(a, b, transform, OverlapOptions{threads}) == expected);
   }
+  CHECK_THROWS_WITH(collect_intersecting_pairs(a, b, transform, OverlapOptions{4097u}),
+                    "overlap options: threads must be from 0 to 4096, got 4097");
   std::vector<TrianglePair> visited;
   for_each_intersecting_pair(a, b, transform, [&](TriangleId i, TriangleId j) {
     visited.push_back({i, j});
@@ -95,10 +97,12 @@ void require_self_match(const Scene& scene) {
   INFO(scene.name);
   const Bvh bvh = build(scene.soup());
   const std::vector<TrianglePair> expected = brute_force_self(scene);
-  for (unsigned threads : {1u, 2u, 8u}) {
+  for (unsigned threads : {1u, 2u, 8u, 4096u}) {
     INFO(threads << " threads");
     REQUIRE(self_intersections(bvh, OverlapOptions{threads}) == expected);
   }
+  CHECK_THROWS_WITH(self_intersections(bvh, OverlapOptions{0xFFFFFFFFu}),
+                    "overlap options: threads must be from 0 to 4096, got 4294967295");
   std::vector<TrianglePair> visited;
   for_each_self_intersection(bvh, [&](TriangleId i, TriangleId j) {
     visited.push_back({i, j});

@@ -34,7 +34,9 @@ struct BuildOptions {
   /// Cost of testing one triangle. Leaves are tested four triangles at a time, so a leaf costs
   /// this per lane of its groups of four (its triangle count rounded up to a multiple of 4).
   float intersection_cost = 1.0f;
-  /// Worker threads; 0 means all the machine has. The tree is identical for any value.
+  /// Worker threads: 0 means all the machine has, 1 .. `max_threads` at most that many (never
+  /// more than it runs at once); another value makes `build` throw `InvalidInput`. The tree is
+  /// identical for any value.
   unsigned threads = 0;
   /// The construction algorithm.
   BuildMethod method = BuildMethod::sah;

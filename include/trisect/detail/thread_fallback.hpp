@@ -12,8 +12,10 @@
 /// meet the same failure in its own thread; oneTBB then calls std::terminate, which no caller
 /// can prevent. With its default limits, the first workers are started by the caller.)
 
+#include <tbb/info.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <exception>
 #include <stdexcept>
 #include <string_view>
@@ -29,15 +31,16 @@ namespace trisect::detail {
          std::string_view(error.what()).starts_with("pthread_create has failed");
 }
 
-/// Runs `work()` in a task arena of `threads` threads (0: in the calling one) and returns what
-/// it returns. When a worker thread cannot be started, runs `work()` again in an arena of one
-/// thread, which starts none. `work` must give its whole result when run again after a run that
-/// failed part way (it makes its results anew, or writes each element whole).
+/// Runs `work()` in a task arena of `threads` threads (0: in the calling one; never more than
+/// the machine runs at once) and returns what it returns. When a worker thread cannot be started,
+/// runs `work()` again in an arena of one thread, which starts none. `work` must give its whole
+/// result when run again after a run that failed part way (it makes its results anew, or writes
+/// each element whole).
 template <class Work>
 decltype(auto) with_thread_fallback(int threads, Work&& work) {
   try {
     if (threads == 0) return work();
-    tbb::task_arena arena(threads);
+    tbb::task_arena arena(std::min(threads, tbb::info::default_concurrency()));
     return arena.execute(work);
   } catch (const std::exception& error) {
     if (!is_thread_start_failure(error)) throw;

@@ -20,6 +20,15 @@ class InvalidInput : public Error {
   using Error::Error;
 };
 
+/// The most worker threads an option may ask for: `BuildOptions::threads`,
+/// `OverlapOptions::threads`, `SliceOptions::threads`, the command's `--threads` and Python's
+/// `threads=` (0 always means TBB's default).
+inline constexpr int max_threads = 4096;
+
+/// Throws `InvalidInput` ("WHAT: threads must be from 0 to 4096, got N") unless
+/// 0 <= threads <= `max_threads`.
+void validate_thread_count(long long threads, const std::string& what);
+
 /// Throws `InvalidInput` unless the plane has finite components and a non-zero normal.
 /// `what` names the value in the message (e.g. "query 3").
 void validate(const Plane& plane, const std::string& what = "plane");

@@ -38,8 +38,8 @@ void require_closed(const TriangleSoup& soup, const std::string& mesh);
 /// triangle; otherwise the parity of the triangles of non-zero area that a ray from it crosses,
 /// for a ray that touches no edge or vertex and lies in no triangle's plane (one ray in a fixed
 /// direction, perturbed symbolically where it would touch one: every test exact, no give-up).
-/// The answer is the same for every such ray when the mesh is closed (`MeshTopology::is_closed`); on an
-/// open mesh it is the parity along that perturbed ray, which depends on it. Orientation and
+/// The answer is the same for every such ray when the mesh is closed (`MeshTopology::is_closed`);
+/// on an open mesh it is the parity along that perturbed ray, which depends on it. Orientation and
 /// self-intersections do not matter. Throws `InvalidInput` for a non-finite point, nothing
 /// else.
 [[nodiscard]] PointSide side_of(const Bvh& bvh, const Vec3& point);

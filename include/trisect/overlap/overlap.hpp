@@ -31,7 +31,9 @@ concept PairVisitor = requires(Visit& visit, TriangleId a, TriangleId b) {
 
 /// Options of the collecting forms.
 struct OverlapOptions {
-  /// Worker threads; 0 means all the machine has. The answer is the same for any value.
+  /// Worker threads: 0 means all the machine has, 1 .. `max_threads` at most that many (never
+  /// more than it runs at once); another value throws `InvalidInput`. The answer is the same
+  /// for any value.
   unsigned threads = 0;
 };
 

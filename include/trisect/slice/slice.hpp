@@ -19,6 +19,7 @@
 
 #include "trisect/bvh/bvh.hpp"
 #include "trisect/math/plane.hpp"
+#include "trisect/math/validate.hpp"
 #include "trisect/mesh/triangle_soup.hpp"
 
 #include <cstdint>
@@ -70,8 +71,8 @@ struct SliceStats {
   std::uint64_t contours = 0;         ///< Contours formed.
 };
 
-/// The largest `SliceOptions::threads`.
-inline constexpr int max_slice_threads = 4096;
+/// The largest `SliceOptions::threads`: `max_threads`, as for every option.
+inline constexpr int max_slice_threads = max_threads;
 
 /// Options of `slice`.
 struct SliceOptions {
