@@ -3,6 +3,7 @@
 
 #include "default_init_allocator.hpp"
 #include "huge_pages.hpp"
+#include "soup_reader.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <tbb/blocked_range.h>
@@ -33,15 +34,32 @@ LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const Triang
   stored.size_ = ids.size();
   stored.coordinates_ = std::move(coordinates);
   stored.leaf_starts_ = std::move(leaf_starts);
-  detail::with_thread_fallback(0, [&] {
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, leaves.size(), 1024), [&](const auto& range) {
-          for (std::size_t index = range.begin(); index != range.end(); ++index)
-            stored.rewrite_leaf(leaves[index],
-                                [&](std::uint32_t slot) { return soup.triangle(ids[slot]); });
-        });
-  });
+  stored.rewrite(soup, ids);
   return stored;
+}
+
+void LeafTriangles::rewrite(const TriangleSoup& soup, std::span<const TriangleId> ids) {
+  const detail::SoupReader reader(soup, ids);
+  // Each task takes the leaves that start in its range of slots.
+  const auto rewrite_from = [&](std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t first = next_leaf_start(begin); first < end;) {
+      const std::uint32_t last = next_leaf_start(first + 1);
+      rewrite_leaf({first, last}, [&](std::uint32_t slot) { return reader.triangle(slot); });
+      first = last;
+    }
+  };
+  detail::with_thread_fallback(0, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(size_), 8192),
+                      [&](const auto& range) { rewrite_from(range.begin(), range.end()); });
+  });
+}
+
+std::uint32_t LeafTriangles::next_leaf_start(std::uint32_t slot) const noexcept {
+  // Bit size_ is set, so the search ends there at the latest.
+  std::size_t word = slot / 64;
+  std::uint64_t bits = leaf_starts_[word] & (~std::uint64_t{0} << (slot % 64));
+  while (bits == 0) bits = leaf_starts_[++word];
+  return static_cast<std::uint32_t>(64 * word + static_cast<std::size_t>(std::countr_zero(bits)));
 }
 
 LeafTriangles LeafTriangles::from_arrays(std::size_t size, BvhArray<float> coordinates,
@@ -71,13 +89,7 @@ LeafRange LeafTriangles::leaf_of(std::uint32_t slot) const noexcept {
   while (bits == 0) bits = leaf_starts_[--word];
   const auto begin =
       static_cast<std::uint32_t>(64 * word + 63 - static_cast<std::size_t>(std::countl_zero(bits)));
-  word = (slot + 1) / 64;
-  bits = (slot + 1) % 64 == 0 ? leaf_starts_[word]
-                              : leaf_starts_[word] & (~std::uint64_t{0} << ((slot + 1) % 64));
-  while (bits == 0) bits = leaf_starts_[++word];
-  const auto end =
-      static_cast<std::uint32_t>(64 * word + static_cast<std::size_t>(std::countr_zero(bits)));
-  return {begin, end};
+  return {begin, next_leaf_start(slot + 1)};
 }
 
 LeafTriangles::Place LeafTriangles::place_of(std::uint32_t slot) const noexcept {

@@ -1,5 +1,6 @@
 // Refitting: a bottom-up pass over the wide nodes that rewrites the moved triangles into their
-// slots, takes each leaf's box from its triangles and re-quantises every node from its
+// slots (read in slot order, their memory asked for ahead), takes each leaf's box from its
+// triangles and re-quantises every node from its
 // children's exact boxes (the update step of Lauterbach, Yoon & Manocha, "RT-DEFORM: Interactive
 // Ray Tracing of Dynamic Scenes using BVHs", 2006, on 8-wide quantised nodes). Subtrees near
 // the root run as parallel tasks; every box depends only on the triangles below it, so the
@@ -8,6 +9,8 @@
 
 #include "mesh/checked_soup.hpp"
 #include "quantize.hpp"
+#include "soup_reader.hpp"
+#include "trisect/detail/thread_fallback.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <tbb/blocked_range.h>
@@ -27,17 +30,20 @@ namespace {
 // Subtrees this close to the root are refitted as parallel tasks.
 constexpr int parallel_depth = 4;
 
-// What moved in a partial refit: a flag per input id, and a bit per slot of those ids.
+// What moved in a partial refit: a bit per slot, set for the slots of the changed ids.
 class DirtySlots {
  public:
-  // Marks the slots of the ids flagged in `moved_ids` (one flag per id).
-  DirtySlots(const Bvh& bvh, std::vector<std::uint8_t> moved_ids)
-      : moved_ids_(std::move(moved_ids)), bits_(bvh.size() / 64 + 1, 0) {
-    for (std::uint32_t slot = 0; slot < bvh.size(); ++slot)
-      if (moved_ids_[bvh.ids[slot]]) bits_[slot / 64] |= std::uint64_t{1} << (slot % 64);
+  // Marks the slots of `changed` (ids of `bvh`, whose `slots` map is made).
+  DirtySlots(const Bvh& bvh, std::span<const TriangleId> changed) : bits_(bvh.size() / 64 + 1, 0) {
+    for (const TriangleId id : changed) {
+      const std::uint32_t slot = bvh.slots[id];
+      bits_[slot / 64] |= std::uint64_t{1} << (slot % 64);
+    }
   }
-  // True when triangle `id` moved.
-  [[nodiscard]] bool moved(TriangleId id) const noexcept { return moved_ids_[id] != 0; }
+  // True when `slot` is marked.
+  [[nodiscard]] bool moved(std::uint32_t slot) const noexcept {
+    return (bits_[slot / 64] >> (slot % 64) & 1u) != 0;
+  }
   // True when a slot in [begin, end) is marked.
   [[nodiscard]] bool any(std::uint32_t begin, std::uint32_t end) const noexcept {
     if (begin >= end) return false;
@@ -52,7 +58,6 @@ class DirtySlots {
   }
 
  private:
-  std::vector<std::uint8_t> moved_ids_;
   std::vector<std::uint64_t> bits_;
 };
 
@@ -60,7 +65,7 @@ class Refitter {
  public:
   // `dirty` is null for a full refit.
   Refitter(Bvh& bvh, const TriangleSoup& moved, const DirtySlots* dirty)
-      : bvh_(bvh), moved_(moved), dirty_(dirty) {}
+      : bvh_(bvh), moved_(moved), reader_(moved, bvh.ids), dirty_(dirty) {}
 
   void run() { bvh_.root_bounds = refit_node(0, 0, static_cast<std::uint32_t>(bvh_.size()), 0); }
 
@@ -88,17 +93,20 @@ class Refitter {
   // `lane` of `node`, whose slots end at `end`; refits what lies below when needed.
   Aabb refit_child(const WideNode& node, int lane, std::uint32_t end, int depth) {
     const LeafRange range{node.first[lane], end};
-    const bool leaf = node.child[lane] == WideNode::leaf;
-    if (dirty_ != nullptr && !dirty_->any(range.begin, range.end))
-      return leaf ? stored_box(range) : decoded_union(bvh_.wide[node.child[lane]]);
-    if (!leaf) return refit_node(node.child[lane], range.begin, range.end, depth + 1);
+    const bool clean = dirty_ != nullptr && !dirty_->any(range.begin, range.end);
+    if (node.child[lane] != WideNode::leaf) {
+      if (clean) return decoded_union(bvh_.wide[node.child[lane]]);
+      return refit_node(node.child[lane], range.begin, range.end, depth + 1);
+    }
+    if (clean) return stored_box(range);
     Aabb box = Aabb::empty();
     bvh_.triangles.rewrite_leaf(range, [&](std::uint32_t slot) {
-      // A partial refit reads only what moved: the rest of the soup is not checked.
-      const TriangleId id = bvh_.ids[slot];
-      const Triangle triangle = dirty_ == nullptr || dirty_->moved(id)
-                                    ? moved_.triangle(id)
-                                    : bvh_.triangles.triangle(slot);
+      // A full refit reads every slot in order, its memory asked for ahead. A partial one reads
+      // only what moved (the rest of the soup is not checked), scattered, where asking ahead
+      // would be wasted.
+      const Triangle triangle = dirty_ == nullptr     ? reader_.triangle(slot)
+                                : dirty_->moved(slot) ? moved_.triangle(bvh_.ids[slot])
+                                                      : bvh_.triangles.triangle(slot);
       box.extend(triangle.bounds());
       return triangle;
     });
@@ -108,11 +116,9 @@ class Refitter {
   // The box of the stored triangles of the leaf `range`.
   [[nodiscard]] Aabb stored_box(LeafRange range) const {
     Aabb box = Aabb::empty();
-    bvh_.triangles.for_each_group(range.begin, range.end,
-                                  [&](std::uint32_t, const TriangleGroup& group) {
-                                    for (int lane = 0; lane < group.count; ++lane)
-                                      box.extend(group.triangle(lane).bounds());
-                                  });
+    bvh_.triangles.for_each_group(
+        range.begin, range.end,
+        [&](std::uint32_t, const TriangleGroup& group) { box.extend(group.bounds()); });
     return box;
   }
 
@@ -129,6 +135,8 @@ class Refitter {
 
   Bvh& bvh_;
   const TriangleSoup& moved_;
+  // Reads the moved soup in slot order, as the walk does, asking for its memory ahead.
+  const detail::SoupReader reader_;
   const DirtySlots* dirty_;
 };
 
@@ -159,6 +167,18 @@ void check_moved(const Bvh& bvh, const TriangleSoup& moved) {
                        " triangles, the tree " + std::to_string(bvh.size()));
 }
 
+// Makes `bvh.slots` unless it is made already.
+void make_slot_map(Bvh& bvh) {
+  if (bvh.slots.size() == bvh.size()) return;
+  std::vector<std::uint32_t> slots(bvh.size());
+  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(bvh.size())),
+                    [&](const auto& range) {
+                      for (std::uint32_t slot = range.begin(); slot != range.end(); ++slot)
+                        slots[bvh.ids[slot]] = slot;
+                    });
+  bvh.slots = std::move(slots);
+}
+
 void remember_built_cost(Bvh& bvh) {
   if (bvh.built_sah_cost == 0 && !bvh.empty()) bvh.built_sah_cost = statistics(bvh).sah_cost;
 }
@@ -169,13 +189,13 @@ void refit(Bvh& bvh, const TriangleSoup& moved) {
   check_moved(bvh, moved);
   if (bvh.empty()) return;
   remember_built_cost(bvh);
-  Refitter(bvh, moved, nullptr).run();
+  // Run again on one thread when a worker cannot start: it writes everything anew.
+  detail::with_thread_fallback(0, [&] { Refitter(bvh, moved, nullptr).run(); });
   if (bvh.has_ray_nodes()) refresh_ray_nodes(bvh);
 }
 
 void refit(Bvh& bvh, const TriangleSoup& moved, std::span<const TriangleId> changed) {
   if (!detail::soup_shape_is_valid(moved) || moved.size() != bvh.size()) check_moved(bvh, moved);
-  std::vector<std::uint8_t> is_changed(bvh.size(), 0);
   for (std::size_t i = 0; i < changed.size(); ++i) {
     if (changed[i] >= bvh.size())
       throw InvalidInput("refit: changed id " + std::to_string(i) + " is " +
@@ -183,12 +203,16 @@ void refit(Bvh& bvh, const TriangleSoup& moved, std::span<const TriangleId> chan
                          std::to_string(bvh.size()) + " triangles");
     Triangle triangle;
     if (!detail::read_checked(moved, changed[i], triangle)) validate(moved);  // throws
-    is_changed[changed[i]] = 1;
   }
   if (bvh.empty() || changed.empty()) return;
   remember_built_cost(bvh);
-  const DirtySlots dirty(bvh, std::move(is_changed));
-  Refitter(bvh, moved, &dirty).run();
+  // Run again on one thread when a worker cannot start: the changed triangles are read from
+  // `moved` again, the others are where they were, and the nodes are made anew from them.
+  detail::with_thread_fallback(0, [&] {
+    make_slot_map(bvh);
+    const DirtySlots dirty(bvh, changed);
+    Refitter(bvh, moved, &dirty).run();
+  });
   if (bvh.has_ray_nodes()) refresh_ray_nodes(bvh);
 }
 

@@ -52,7 +52,7 @@ struct WidePiece {
 inline void write_wide_node(WideNode& node, const WideChild* children, int count,
                             std::uint32_t end) {
   Aabb boxes[WideNode::width];
-  for (int i = 0; i < count; ++i) boxes[i] = children[i].bounds;
+  for (int i = 0; i < WideNode::width; ++i) boxes[i] = children[i < count ? i : 0].bounds;
   quantize_children(node, boxes, count);
   for (int i = 0; i < WideNode::width; ++i) {
     const bool used = i < count;

@@ -133,7 +133,11 @@ TEST_CASE("quantised child boxes hold their boxes, tightly, on the smallest grid
     const int count = static_cast<int>(boxes.size());
     INFO("trial " << trial << ", " << count << " boxes");
     WideNode node{};
-    detail::quantize_children(node, boxes.data(), count);
+    // The lanes past `count` hold other boxes, which must not change the node.
+    Aabb lanes[WideNode::width];
+    for (int i = 0; i < WideNode::width; ++i)
+      lanes[i] = i < count ? boxes[std::size_t(i)] : Aabb{Vec3(float(-i)), Vec3(1e30f)};
+    detail::quantize_children(node, lanes, count);
     CHECK(node.used_mask() == (1u << count) - 1);
     for (int axis = 0; axis < 3; ++axis) {
       check_grid(node, axis, boxes);

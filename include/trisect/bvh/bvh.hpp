@@ -29,8 +29,12 @@ struct Bvh {
   /// `refit` keeps them in step). A tree whose `ray_nodes` are not as many as its wide nodes
   /// has its rays walk the wide nodes instead, with the same answers.
   BvhArray<RayNode> ray_nodes;
-  LeafTriangles triangles;           ///< Triangles in slot order, grouped by leaf.
-  BvhArray<TriangleId> ids;          ///< Input id of the triangle in each slot.
+  LeafTriangles triangles;   ///< Triangles in slot order, grouped by leaf.
+  BvhArray<TriangleId> ids;  ///< Input id of the triangle in each slot.
+  /// Empty, or the slot of each input id (`slots[ids[s]] == s`): made by the first partial
+  /// refit (`refit` with the changed ids), which finds the changed triangles' slots there; not
+  /// stored in a tree file.
+  BvhArray<std::uint32_t> slots;
   Aabb root_bounds = Aabb::empty();  ///< Box of all triangles: the root's own box.
   /// `statistics(*this).sah_cost` of the tree as built (unit costs), which `refit` measures
   /// its refitted trees against; 0 when not known yet (`refit` then measures the tree it is

@@ -99,12 +99,18 @@ class LeafTriangles {
   }
 
  private:
+  // Rewrites every slot's triangle as `soup.triangle(ids[slot])` (ids of size()), keeping the
+  // grouping, in parallel on the calling task arena, reading the soup in slot order with its
+  // memory asked for ahead of use: how `of` fills the storage.
+  void rewrite(const TriangleSoup& soup, std::span<const TriangleId> ids);
   // Where `slot` lies: its group's first slot and size, and its lane in the group.
   struct Place {
     std::uint32_t first;
     int count, lane;
   };
   [[nodiscard]] Place place_of(std::uint32_t slot) const noexcept;
+  // The first slot at or after `slot` (<= size()) where a leaf starts, or size().
+  [[nodiscard]] std::uint32_t next_leaf_start(std::uint32_t slot) const noexcept;
   // Writes `triangle` into lane `lane` of the group of `count` lanes whose floats start at `at`.
   static void write_lane(float* at, int count, int lane, const Triangle& triangle) noexcept {
     const Vec3 vertices[3] = {triangle.a, triangle.b, triangle.c};

@@ -6,6 +6,8 @@
 #include "trisect/math/float4.hpp"
 #include "trisect/math/triangle.hpp"
 
+#include <algorithm>
+
 namespace trisect {
 
 /// Up to four triangles side by side (a leaf's, in `LeafTriangles`): coordinate j of lane i is
@@ -28,6 +30,22 @@ struct TriangleGroup {
       return Vec3(at[0], at[count], at[2 * count]);
     };
     return {vertex(0), vertex(1), vertex(2)};
+  }
+  /// The box of the group's triangles (finite): the union of `triangle(lane).bounds()` over
+  /// the lanes below `count`, its vertices compared four lanes at a time.
+  [[nodiscard]] Aabb bounds() const noexcept {
+    Aabb box = Aabb::empty();
+    for (int axis = 0; axis < 3; ++axis) {
+      const Float4 a = lanes(0, axis), b = lanes(1, axis), c = lanes(2, axis);
+      float low[width], high[width];
+      min_ignoring_nan(min_ignoring_nan(a, b), c).store(low);
+      max_ignoring_nan(max_ignoring_nan(a, b), c).store(high);
+      for (int lane = 0; lane < count; ++lane) {
+        box.min[axis] = std::min(box.min[axis], low[lane]);
+        box.max[axis] = std::max(box.max[axis], high[lane]);
+      }
+    }
+    return box;
   }
   /// Bit i set for each lane i < count.
   [[nodiscard]] unsigned lane_mask() const noexcept { return (1u << count) - 1; }
