@@ -129,6 +129,18 @@ TEST_CASE("a partial refit moves the changed triangles and keeps every answer ex
   }
 }
 
+TEST_CASE("the first partial refit makes the slot map, the inverse of the ids", "[bvh][refit]") {
+  const Scene scene = noisy_sphere(20, 30, 4);
+  Bvh bvh = build(scene.soup());
+  CHECK(bvh.slots.empty());  // made on request only
+  refit(bvh, scene.soup());
+  CHECK(bvh.slots.empty());  // a full refit needs none
+  const std::vector<TriangleId> changed{7};
+  refit(bvh, scene.soup(), changed);
+  REQUIRE(bvh.slots.size() == bvh.size());
+  for (std::uint32_t slot = 0; slot < bvh.size(); ++slot) REQUIRE(bvh.slots[bvh.ids[slot]] == slot);
+}
+
 TEST_CASE("repeated partial refits of unmoved triangles do not loosen the tree", "[bvh][refit]") {
   const Scene scene = noisy_sphere(60, 80, 9);
   Bvh bvh = build(scene.soup());
