@@ -187,11 +187,15 @@ void find_faces(const FaceRow& row, const Lanes* lanes, const Grid& grid,
   if (grid.products_fit) {
     const unsigned settled = four_faces(lanes[0], grid, row.upper, faces) |
                              four_faces(lanes[1], grid, row.upper, faces + 4) << 4;
-    for (int i = 0; i < WideNode::width; ++i) {
-      if (i >= row.count)
-        faces[i] = 0;
-      else if ((settled >> i & 1) == 0)
-        faces[i] = static_cast<std::uint8_t>(face_of(row.value(i), grid, row.upper));
+    const unsigned used = (1u << row.count) - 1;
+    // The unused lanes' bytes cleared at once; the few lanes left open searched one by one.
+    std::uint64_t bytes;
+    std::memcpy(&bytes, faces, sizeof bytes);
+    bytes &= ~std::uint64_t{0} >> (64 - 8 * row.count);
+    std::memcpy(faces, &bytes, sizeof bytes);
+    for (unsigned open = used & ~settled; open != 0; open &= open - 1) {
+      const int i = std::countr_zero(open);
+      faces[i] = static_cast<std::uint8_t>(face_of(row.value(i), grid, row.upper));
     }
     return;
   }
