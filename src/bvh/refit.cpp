@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,11 +60,25 @@ class DirtySlots {
   std::vector<std::uint64_t> bits_;
 };
 
+// Where a refit takes each leaf's triangles from.
+enum class Source {
+  soup,     // a full refit: every triangle from the moved soup
+  changed,  // a partial refit: the changed triangles from the moved soup, the others kept
+  stored,   // the tree's own triangles, to make `Bvh::child_boxes`
+};
+
 class Refitter {
  public:
-  // `dirty` is null for a full refit.
-  Refitter(Bvh& bvh, const TriangleSoup& moved, const DirtySlots* dirty)
-      : bvh_(bvh), moved_(moved), reader_(moved, bvh.ids), dirty_(dirty) {}
+  // `dirty` is needed by `Source::changed` only. Keeps `bvh.child_boxes` in step when the tree
+  // has them (as `Source::changed` requires).
+  Refitter(Bvh& bvh, const TriangleSoup& moved, Source source, const DirtySlots* dirty = nullptr)
+      : bvh_(bvh),
+        moved_(moved),
+        reader_(moved, bvh.ids),
+        source_(source),
+        dirty_(dirty),
+        exact_(bvh.child_boxes.size() == WideNode::width * bvh.wide.size() ? bvh.child_boxes.data()
+                                                                           : nullptr) {}
 
   void run() { bvh_.root_bounds = refit_node(0, 0, static_cast<std::uint32_t>(bvh_.size()), 0); }
 
@@ -76,7 +89,7 @@ class Refitter {
     const int count = std::popcount(node.used_mask());
     Aabb boxes[WideNode::width] = {};
     const auto refit_lane = [&](int lane) {
-      boxes[lane] = refit_child(node, lane, node.child_end(lane, end), depth);
+      boxes[lane] = refit_child(index, lane, node.child_end(lane, end), depth);
     };
     if (depth < parallel_depth && end - begin > 4096) {
       tbb::parallel_for(0, count, refit_lane);
@@ -86,27 +99,31 @@ class Refitter {
     detail::quantize_children(node, boxes, count);
     Aabb bounds = Aabb::empty();
     for (int lane = 0; lane < count; ++lane) bounds.extend(boxes[lane]);
+    if (exact_ != nullptr)
+      for (int lane = 0; lane < WideNode::width; ++lane)
+        exact_[WideNode::width * std::size_t{index} + std::size_t(lane)] =
+            lane < count ? boxes[lane] : Aabb::empty();
     return bounds;
   }
 
-  // The exact box (or, for a subtree no changed triangle is in, a box holding it) of child
-  // `lane` of `node`, whose slots end at `end`; refits what lies below when needed.
-  Aabb refit_child(const WideNode& node, int lane, std::uint32_t end, int depth) {
+  // The exact box of child `lane` of wide node `index`, whose slots end at `end`; refits what
+  // lies below when needed (in a partial refit, only below children with a changed triangle).
+  Aabb refit_child(std::uint32_t index, int lane, std::uint32_t end, int depth) {
+    const WideNode& node = bvh_.wide[index];
     const LeafRange range{node.first[lane], end};
-    const bool clean = dirty_ != nullptr && !dirty_->any(range.begin, range.end);
-    if (node.child[lane] != WideNode::leaf) {
-      if (clean) return decoded_union(bvh_.wide[node.child[lane]]);
+    if (source_ == Source::changed && !dirty_->any(range.begin, range.end))
+      return exact_[WideNode::width * std::size_t{index} + std::size_t(lane)];
+    if (node.child[lane] != WideNode::leaf)
       return refit_node(node.child[lane], range.begin, range.end, depth + 1);
-    }
-    if (clean) return stored_box(range);
+    if (source_ == Source::stored) return stored_box(range);
     Aabb box = Aabb::empty();
     bvh_.triangles.rewrite_leaf(range, [&](std::uint32_t slot) {
       // A full refit reads every slot in order, its memory asked for ahead. A partial one reads
       // only what moved (the rest of the soup is not checked), scattered, where asking ahead
       // would be wasted.
-      const Triangle triangle = dirty_ == nullptr     ? reader_.triangle(slot)
-                                : dirty_->moved(slot) ? moved_.triangle(bvh_.ids[slot])
-                                                      : bvh_.triangles.triangle(slot);
+      const Triangle triangle = source_ == Source::soup ? reader_.triangle(slot)
+                                : dirty_->moved(slot)   ? moved_.triangle(bvh_.ids[slot])
+                                                        : bvh_.triangles.triangle(slot);
       box.extend(triangle.bounds());
       return triangle;
     });
@@ -122,22 +139,13 @@ class Refitter {
     return box;
   }
 
-  // The union of `node`'s decoded child boxes, clipped to the float range (an upper face
-  // whose product overflows decodes to +inf; the builder's checked value is finite).
-  [[nodiscard]] static Aabb decoded_union(const WideNode& node) {
-    Aabb box = Aabb::empty();
-    const int count = std::popcount(node.used_mask());
-    for (int lane = 0; lane < count; ++lane) box.extend(node.child_bounds(lane));
-    for (int axis = 0; axis < 3; ++axis)
-      box.max[axis] = std::min(box.max[axis], std::numeric_limits<float>::max());
-    return box;
-  }
-
   Bvh& bvh_;
   const TriangleSoup& moved_;
   // Reads the moved soup in slot order, as the walk does, asking for its memory ahead.
   const detail::SoupReader reader_;
+  Source source_;
   const DirtySlots* dirty_;
+  Aabb* exact_;  // `bvh_.child_boxes`, or null when the tree has none
 };
 
 // True when every position is finite and every index in range: then `validate(soup)` passes
@@ -167,16 +175,22 @@ void check_moved(const Bvh& bvh, const TriangleSoup& moved) {
                        " triangles, the tree " + std::to_string(bvh.size()));
 }
 
-// Makes `bvh.slots` unless it is made already.
-void make_slot_map(Bvh& bvh) {
-  if (bvh.slots.size() == bvh.size()) return;
-  std::vector<std::uint32_t> slots(bvh.size());
-  tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(bvh.size())),
-                    [&](const auto& range) {
-                      for (std::uint32_t slot = range.begin(); slot != range.end(); ++slot)
-                        slots[bvh.ids[slot]] = slot;
-                    });
-  bvh.slots = std::move(slots);
+// Makes `bvh.slots` and `bvh.child_boxes` unless they are made already: the boxes from the
+// tree's own triangles (the moved soup is not read).
+void make_partial_refit_maps(Bvh& bvh, const TriangleSoup& moved) {
+  if (bvh.slots.size() != bvh.size()) {
+    std::vector<std::uint32_t> slots(bvh.size());
+    tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(bvh.size())),
+                      [&](const auto& range) {
+                        for (std::uint32_t slot = range.begin(); slot != range.end(); ++slot)
+                          slots[bvh.ids[slot]] = slot;
+                      });
+    bvh.slots = std::move(slots);
+  }
+  if (bvh.child_boxes.size() != WideNode::width * bvh.wide.size()) {
+    bvh.child_boxes = std::vector<Aabb>(WideNode::width * bvh.wide.size());
+    Refitter(bvh, moved, Source::stored).run();
+  }
 }
 
 void remember_built_cost(Bvh& bvh) {
@@ -190,7 +204,7 @@ void refit(Bvh& bvh, const TriangleSoup& moved) {
   if (bvh.empty()) return;
   remember_built_cost(bvh);
   // Run again on one thread when a worker cannot start: it writes everything anew.
-  detail::with_thread_fallback(0, [&] { Refitter(bvh, moved, nullptr).run(); });
+  detail::with_thread_fallback(0, [&] { Refitter(bvh, moved, Source::soup).run(); });
   if (bvh.has_ray_nodes()) refresh_ray_nodes(bvh);
 }
 
@@ -209,9 +223,9 @@ void refit(Bvh& bvh, const TriangleSoup& moved, std::span<const TriangleId> chan
   // Run again on one thread when a worker cannot start: the changed triangles are read from
   // `moved` again, the others are where they were, and the nodes are made anew from them.
   detail::with_thread_fallback(0, [&] {
-    make_slot_map(bvh);
+    make_partial_refit_maps(bvh, moved);
     const DirtySlots dirty(bvh, changed);
-    Refitter(bvh, moved, &dirty).run();
+    Refitter(bvh, moved, Source::changed, &dirty).run();
   });
   if (bvh.has_ray_nodes()) refresh_ray_nodes(bvh);
 }

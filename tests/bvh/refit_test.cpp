@@ -117,6 +117,13 @@ TEST_CASE("a partial refit moves the changed triangles and keeps every answer ex
       refit(bvh, current.soup(), triangles_using(current, moves));
       const TriangleSoup current_soup = current.soup();
       validate(bvh, &current_soup);
+      // The tree a full refit gives, boxes and all (the subtrees off the changed paths keep
+      // their exact boxes in `child_boxes`).
+      Bvh full = bvh;
+      refit(full, current_soup);
+      CHECK(same_tree(bvh, full));
+      CHECK(std::memcmp(full.child_boxes.data(), bvh.child_boxes.data(), bvh.child_boxes.bytes()) ==
+            0);
     }
     check_every_query(bvh, current, 30);
     // Every triangle named: the same tree as a full refit.

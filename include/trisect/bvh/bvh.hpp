@@ -35,6 +35,11 @@ struct Bvh {
   /// refit (`refit` with the changed ids), which finds the changed triangles' slots there; not
   /// stored in a tree file.
   BvhArray<std::uint32_t> slots;
+  /// Empty, or the exact box of each wide node's children: child i of `wide[n]` at
+  /// [8 n + i] (the empty box for an unused lane). Made with `slots` by the first partial
+  /// refit, and kept in step by every refit after it, so that a partial refit takes the boxes of
+  /// the subtrees without a changed triangle from here; not stored in a tree file.
+  BvhArray<Aabb> child_boxes;
   Aabb root_bounds = Aabb::empty();  ///< Box of all triangles: the root's own box.
   /// `statistics(*this).sah_cost` of the tree as built (unit costs), which `refit` measures
   /// its refitted trees against; 0 when not known yet (`refit` then measures the tree it is

@@ -21,15 +21,17 @@ namespace trisect {
 /// the calling task arena; the result does not depend on the thread count. Sets
 /// `bvh.built_sah_cost` first if it is 0. Throws `InvalidInput` when `moved` fails
 /// `validate(moved)` or has another triangle count than `bvh`, and then leaves `bvh` as it was.
+/// Reads `moved` in slot order, asking for its memory ahead of use (a refit is bound by those
+/// reads); runs again on one thread when a worker thread cannot be started.
 void refit(Bvh& bvh, const TriangleSoup& moved);
 
 /// As `refit(bvh, moved)`, where only the triangles `changed` (input ids, in any order,
 /// repeats allowed) have moved: their slots are rewritten and only the nodes above them
-/// re-quantised. A subtree off those paths keeps its nodes; its box in the node above is
-/// taken from its own child boxes (decoded), which hold its triangles, so the boxes may stay up
-/// to a grid step looser than a full refit's, and never grow over repeated partial refits.
-/// Costs a pass over the slots' ids plus the work on the changed paths. Throws `InvalidInput`
-/// (leaving `bvh` as it was) when an id is out of range or a changed triangle fails `validate`.
+/// re-quantised. A subtree off those paths keeps its nodes, and its box comes from
+/// `bvh.child_boxes`: the tree is the one a full refit gives. The first call on a tree makes
+/// `bvh.slots` and `bvh.child_boxes` (a pass over the tree, which does not read `moved`); after
+/// that a call costs the work on the changed paths. Throws `InvalidInput` (leaving `bvh` as it
+/// was) when an id is out of range or a changed triangle fails `validate`.
 void refit(Bvh& bvh, const TriangleSoup& moved, std::span<const TriangleId> changed);
 
 /// How a refitted tree compares with the tree as built, by the surface area heuristic with
