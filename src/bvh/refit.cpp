@@ -1,8 +1,8 @@
 // Refitting: a bottom-up pass over the wide nodes that rewrites the moved triangles into their
 // slots (read in slot order, their memory asked for ahead), takes each leaf's box from its
-// triangles and re-quantises every node from its
-// children's exact boxes (the update step of Lauterbach, Yoon & Manocha, "RT-DEFORM: Interactive
-// Ray Tracing of Dynamic Scenes using BVHs", 2006, on 8-wide quantised nodes). Subtrees near
+// triangles and re-quantises every node from its children's exact boxes (the update step of
+// Lauterbach, Yoon & Manocha, "RT-DEFORM: Interactive Ray Tracing of Dynamic Scenes using BVHs",
+// 2006, on 8-wide quantised nodes). Subtrees near
 // the root run as parallel tasks; every box depends only on the triangles below it, so the
 // result does not depend on the thread count.
 #include "trisect/bvh/refit.hpp"
