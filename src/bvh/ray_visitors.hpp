@@ -88,6 +88,9 @@ class ClosestHitVisitor : public RayVisitor<Slabs> {
           if (best_ && !is_nearer(hit, triangle)) return true;
           best_ = hit;
           best_slot_ = slot;
+          // The answer reads the id of this slot; ask for it now, while the walk goes on (it
+          // missed the cache at the end of most incoherent rays).
+          __builtin_prefetch(this->bvh_->ids.data() + slot);
           best_triangle_ = triangle;
           this->cull_max_ = std::min(this->cull_max_, float_at_least(hit.t + hit.t_error));
           return true;
