@@ -3,8 +3,11 @@
 //
 //   build/trisect/<scene>/sah/tN     trisect::build with BuildOptions{.threads = N} (binned SAH,
 //                                    16 bins, leaves of at most 8, the default costs).
-//   build/trisect/<scene>/morton/tN  the same with .method = BuildMethod::morton (linear BVH,
-//                                    leaves of at most 4): the peer of Embree's LOW.
+//   build/trisect/<scene>/fast/tN    the same with .method = BuildMethod::morton (linear BVH,
+//                                    leaves of at most 4), the fastest builder: the peer of
+//                                    Embree's LOW (named "morton" before 2026-11-28).
+//   build/trisect/<scene>/ploc/tN    .method = BuildMethod::ploc (clustering, leaves of at most
+//                                    4): trees between the two above.
 //   build/embree/<scene>/medium/tN   rtcNewScene + one RTC_GEOMETRY_TYPE_TRIANGLE geometry over
 //   build/embree/<scene>/low/tN      shared buffers + rtcCommitScene + release, with
 //                                    RTC_BUILD_QUALITY_MEDIUM or LOW, on a device made with
@@ -203,7 +206,8 @@ void bench::register_all() {
   scenes.push_back("sphere_10m");
   for (const std::string& scene : scenes) {
     for (const auto& [variant, method] : {std::pair{"sah", trisect::BuildMethod::sah},
-                                          std::pair{"morton", trisect::BuildMethod::morton}})
+                                          std::pair{"fast", trisect::BuildMethod::morton},
+                                          std::pair{"ploc", trisect::BuildMethod::ploc}})
       for (const unsigned threads : {1u, 2u})
         benchmark::RegisterBenchmark(
             bench::benchmark_name("build", "trisect", scene, variant, threads).c_str(),

@@ -16,6 +16,7 @@
 #include "huge_pages.hpp"
 #include "mesh/checked_soup.hpp"
 #include "morton_build.hpp"
+#include "ploc_build.hpp"
 #include "sah_binning.hpp"
 #include "sah_partition.hpp"
 #include "sah_reference.hpp"
@@ -313,6 +314,7 @@ void check(const BuildOptions& options) {
 
 Bvh build_in_arena(const TriangleSoup& soup, const BuildOptions& options) {
   if (options.method == BuildMethod::morton) return detail::build_morton(soup, options);
+  if (options.method == BuildMethod::ploc) return detail::build_ploc(soup, options);
   return Builder(soup, options).build(soup);
 }
 

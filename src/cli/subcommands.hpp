@@ -23,7 +23,7 @@ void add_overlap_command(CLI::App& app, Context& context);
 /// `trisect distance MESH_A MESH_B [--transform ...]`: the nearest pair of triangles.
 void add_distance_command(CLI::App& app, Context& context);
 
-/// `trisect build MESH -o FILE [--method sah|morton] [--threads N]` (build_command.cpp).
+/// `trisect build MESH -o FILE [--method sah|ploc|morton] [--threads N]` (build_command.cpp).
 void add_build_command(CLI::App& app, Context& context);
 
 /// `trisect demo [--svg FILE]` (demo.cpp).

@@ -51,32 +51,71 @@ TEST_CASE("morton builds are valid, shallow and identical for 1, 2 and 8 threads
   }
 }
 
-TEST_CASE("morton trees answer every query as brute force does", "[bvh]") {
+TEST_CASE("ploc builds are valid and identical for 1, 2 and 8 threads", "[bvh]") {
   for (const Scene& scene : all_scenes()) {
     INFO(scene.name);
-    const Bvh bvh = build(scene.soup(), {.method = BuildMethod::morton});
-    check_every_query(bvh, scene, 60);
+    const TriangleSoup soup = scene.soup();
+    const Bvh one = build(soup, {.threads = 1, .method = BuildMethod::ploc});
+    REQUIRE_NOTHROW(validate(one, &soup));
+    for (unsigned threads : {2u, 8u})
+      REQUIRE(same_tree(one, build(soup, {.threads = threads, .method = BuildMethod::ploc})));
+    CHECK(statistics(one).depth <= max_bvh_depth);
   }
 }
 
-TEST_CASE("morton builds of one triangle, equal centres and a flat scene", "[bvh]") {
-  const std::vector<Vec3> one = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-  const Bvh single = build(TriangleSoup{one}, {.method = BuildMethod::morton});
-  CHECK(single.size() == 1);
-  CHECK(collect_touching(single, Aabb{Vec3(0), Vec3(0)}) == std::vector<TriangleId>{0});
-  // 100 copies of one triangle (every code equal: middle splits) and a flat row of triangles
-  // (two axes of zero extent).
-  std::vector<Vec3> copies, row;
-  for (int i = 0; i < 100; ++i) {
-    copies.insert(copies.end(), one.begin(), one.end());
-    row.insert(row.end(), {{float(i), 0, 0}, {float(i) + 1, 0, 0}, {float(i) + 0.5f, 0, 0}});
+TEST_CASE("morton and ploc trees answer every query as brute force does", "[bvh]") {
+  for (const BuildMethod method : {BuildMethod::morton, BuildMethod::ploc}) {
+    for (const Scene& scene : all_scenes()) {
+      INFO(scene.name << " method " << static_cast<int>(method));
+      const Bvh bvh = build(scene.soup(), {.method = method});
+      check_every_query(bvh, scene, 60);
+    }
   }
-  for (const std::vector<Vec3>* positions : {&copies, &row}) {
-    const TriangleSoup soup{*positions};
-    const Bvh bvh = build(soup, {.method = BuildMethod::morton});
-    REQUIRE_NOTHROW(validate(bvh, &soup));
-    CHECK(collect_touching(bvh, Aabb{Vec3(0.5f, -1, -1), Vec3(0.5f, 1, 1)}).size() ==
-          (positions == &copies ? 100u : 1u));
+}
+
+TEST_CASE("morton and ploc builds of one triangle, equal centres and a flat scene", "[bvh]") {
+  const std::vector<Vec3> one = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  for (const BuildMethod method : {BuildMethod::morton, BuildMethod::ploc}) {
+    INFO("method " << static_cast<int>(method));
+    const Bvh single = build(TriangleSoup{one}, {.method = method});
+    CHECK(single.size() == 1);
+    CHECK(collect_touching(single, Aabb{Vec3(0), Vec3(0)}) == std::vector<TriangleId>{0});
+    // 100 copies of one triangle (every code and every distance equal) and a flat row of
+    // triangles (two axes of zero extent).
+    std::vector<Vec3> copies, row;
+    for (int i = 0; i < 100; ++i) {
+      copies.insert(copies.end(), one.begin(), one.end());
+      row.insert(row.end(), {{float(i), 0, 0}, {float(i) + 1, 0, 0}, {float(i) + 0.5f, 0, 0}});
+    }
+    for (const std::vector<Vec3>* positions : {&copies, &row}) {
+      const TriangleSoup soup{*positions};
+      const Bvh bvh = build(soup, {.method = method});
+      REQUIRE_NOTHROW(validate(bvh, &soup));
+      CHECK(collect_touching(bvh, Aabb{Vec3(0.5f, -1, -1), Vec3(0.5f, 1, 1)}).size() ==
+            (positions == &copies ? 100u : 1u));
+      // Equal distances pair up by rank: the copies' tree is as shallow as a balanced one.
+      if (positions == &copies) CHECK(statistics(bvh).depth <= 5);
+    }
+  }
+}
+
+TEST_CASE("ploc builds of triangles spaced in a geometric series are valid and walkable", "[bvh]") {
+  // Triangles at 2^i along x, i = 0 .. 120: each cluster's nearest is the one before it until
+  // the areas underflow to ties, which pair up by rank. The tree stays within the walks'
+  // depth, and a box finds exactly the triangles it should.
+  std::vector<Vec3> positions;
+  for (int i = 0; i <= 120; ++i) {
+    const float x = std::ldexp(1.0f, i);
+    positions.insert(positions.end(), {Vec3(x, 0, 0), Vec3(x, 1, 0), Vec3(x, 0, 1)});
+  }
+  const TriangleSoup soup{positions};
+  const Bvh bvh = build(soup, {.method = BuildMethod::ploc});
+  REQUIRE_NOTHROW(validate(bvh, &soup));
+  CHECK(statistics(bvh).depth <= max_bvh_depth);
+  for (const int i : {0, 1, 30, 119, 120}) {
+    const float x = std::ldexp(1.0f, i);
+    CHECK(collect_touching(bvh, Aabb{Vec3(x, 0, 0), Vec3(x, 0, 0)}) ==
+          std::vector<TriangleId>{static_cast<TriangleId>(i)});
   }
 }
 
@@ -174,7 +213,7 @@ TEST_CASE("thread counts: 0 to 4096 build one tree, anything more is named", "[b
   const Scene scene = noisy_sphere(30, 40, 3);
   const Bvh one = build(scene.soup(), {.threads = 1});
   for (const unsigned threads : {0u, 2u, 4096u}) {
-    for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton}) {
+    for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton, BuildMethod::ploc}) {
       INFO(threads);
       CHECK(same_tree(build(scene.soup(), {.threads = threads, .method = method}),
                       build(scene.soup(), {.threads = 1, .method = method})));
@@ -203,7 +242,7 @@ TEST_CASE("both builders name the first invalid triangle of a large soup", "[bvh
   std::vector<std::uint32_t> bad_indices = indices;
   bad_indices[3 * first_bad + 2] = static_cast<std::uint32_t>(positions.size());
   bad_indices[3 * second_bad] = static_cast<std::uint32_t>(positions.size() + 7);
-  for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton})
+  for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton, BuildMethod::ploc})
     for (const unsigned threads : {1u, 2u, 8u}) {
       const BuildOptions options{.threads = threads, .method = method};
       CHECK_THROWS_WITH(build(TriangleSoup{with_infinity}, options),

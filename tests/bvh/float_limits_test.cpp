@@ -183,7 +183,7 @@ TEST_CASE("trees over soups at ±FLT_MAX and subnormals are valid and answer exa
     const std::vector<Vec3> positions = make.soup(1 + make.below(40));
     const TriangleSoup soup{positions};
     INFO("round " << round << ", " << soup.size() << " triangles");
-    for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton}) {
+    for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton, BuildMethod::ploc}) {
       const Bvh bvh = build(soup, {.max_leaf_size = 2, .method = method});
       REQUIRE_NOTHROW(validate(bvh, &soup));
       for (int q = 0; q < 10; ++q) {

@@ -77,7 +77,7 @@ TEST_CASE("leaf triangles read back by slot, by leaf and by group", "[bvh][leaf_
 TEST_CASE("a built BVH groups its triangles by its own leaves", "[bvh][leaf_triangles]") {
   const Scene scene = random_soup(5000, 7);
   const TriangleSoup soup = scene.soup();
-  for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton}) {
+  for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton, BuildMethod::ploc}) {
     const Bvh bvh = build(soup, {.method = method});
     REQUIRE_NOTHROW(validate(bvh, &soup));  // checks leaf_of against every leaf
     CHECK(bvh.triangles.size() == soup.size());

@@ -68,7 +68,7 @@ void check_ray_nodes(const Bvh& bvh) {
 TEST_CASE("each ray node is its wide node decoded, with whole child references", "[bvh][ray]") {
   for (const Scene& scene : all_scenes()) {
     INFO(scene.name);
-    for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton}) {
+    for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton, BuildMethod::ploc}) {
       INFO("method " << static_cast<int>(method));
       check_ray_nodes(build(scene.soup(), {.method = method, .ray_nodes = true}));
     }

@@ -59,9 +59,9 @@ TEST_CASE("a refitted tree is valid and answers every query exactly on the moved
 
 TEST_CASE("refitted back to its positions, a tree is the tree as built, bit for bit",
           "[bvh][refit]") {
-  for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton}) {
+  for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton, BuildMethod::ploc}) {
     for (const Scene& scene : all_scenes()) {
-      INFO(scene.name << (method == BuildMethod::sah ? " sah" : " morton"));
+      INFO(scene.name << " method " << static_cast<int>(method));
       BuildOptions options;
       options.method = method;
       const Bvh built = build(scene.soup(), options);

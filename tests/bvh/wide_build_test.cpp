@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <vector>
 
@@ -34,7 +35,7 @@ std::uint32_t largest_leaf(const Bvh& bvh) {
   return largest;
 }
 
-const BuildMethod methods[] = {BuildMethod::sah, BuildMethod::morton};
+const BuildMethod methods[] = {BuildMethod::sah, BuildMethod::morton, BuildMethod::ploc};
 
 TEST_CASE("wide builds of a large scene are valid and identical for 1, 2 and 8 threads", "[bvh]") {
   // 6 x 150^2 x 2 = 270,000 triangles: above every parallel threshold of both builders.
@@ -62,6 +63,20 @@ TEST_CASE("sah leaves hold at most max_leaf_size triangles", "[bvh]") {
         CHECK(largest_leaf(bvh) <= max_leaf);
       }
     }
+  }
+}
+
+TEST_CASE("morton and ploc leaves hold at most min(max_leaf_size, 4) triangles", "[bvh]") {
+  for (const Scene& scene : all_scenes()) {
+    INFO(scene.name);
+    const TriangleSoup soup = scene.soup();
+    for (const BuildMethod method : {BuildMethod::morton, BuildMethod::ploc})
+      for (const std::uint32_t max_leaf : {1u, 3u, 8u}) {
+        INFO("method " << static_cast<int>(method) << " max_leaf " << max_leaf);
+        const Bvh bvh = build(soup, {.max_leaf_size = max_leaf, .method = method});
+        REQUIRE_NOTHROW(validate(bvh, &soup));
+        CHECK(largest_leaf(bvh) <= std::min(max_leaf, 4u));
+      }
   }
 }
 

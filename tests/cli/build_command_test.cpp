@@ -39,7 +39,7 @@ TEST_CASE("every command answers the same from a tree file as from its mesh", "[
   const testing::ScratchFolder folder;
   const std::string mesh = folder.write("cubes.obj", cubes_obj).string();
   const std::string tree = (folder.path() / "cubes.bvh").string();
-  for (const std::string method : {"sah", "morton"}) {
+  for (const std::string method : {"sah", "ploc", "morton"}) {
     INFO(method);
     const Run built = command({"build", mesh, "-o", tree, "--method", method, "--threads", "2"});
     CHECK(built.status == 0);
@@ -117,7 +117,8 @@ TEST_CASE("build refuses bad arguments and bad tree files, naming them", "[cli][
     std::string message;
   } cases[] = {
       {{"build", mesh}, "--output is required"},
-      {{"build", mesh, "-o", tree, "--method", "fast"}, "--method: 'fast' is not sah or morton"},
+      {{"build", mesh, "-o", tree, "--method", "fast"},
+       "--method: 'fast' is not sah, ploc or morton"},
       {{"build", mesh, "-o", tree, "--threads", "0"},
        "--threads: '0' is not a whole number from 1 to 4096"},
       {{"build", mesh, "-o", mesh}, "names the input file"},

@@ -1,0 +1,140 @@
+// Morton order of a soup's triangles (morton_order.hpp): codes in one pass that also checks
+// the triangles, then three parallel counting-sort passes of 10 bits.
+#include "morton_order.hpp"
+
+#include "mesh/checked_soup.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <atomic>
+#include <utility>
+#include <vector>
+
+namespace trisect::detail {
+namespace {
+
+// Keys per chunk of a parallel radix-sort pass (at most 64 chunks).
+constexpr std::size_t radix_chunk_size = std::size_t(1) << 16;
+// Bits per axis of a Morton code: 3 x 10 = 30 bits.
+constexpr int bits_per_axis = 10;
+// Code bits per radix-sort pass: three passes over the 30 bits, 1024 buckets each.
+constexpr int radix_bits = 10;
+
+// The 10 low bits of `v` spread to every third bit (bit i to bit 3i).
+std::uint32_t spread_bits(std::uint32_t v) noexcept {
+  v &= 0x3FFu;
+  v = (v | (v << 16)) & 0x030000FFu;
+  v = (v | (v << 8)) & 0x0300F00Fu;
+  v = (v | (v << 4)) & 0x030C30C3u;
+  v = (v | (v << 2)) & 0x09249249u;
+  return v;
+}
+
+// A box's centre, halved before adding so that no coordinate overflows.
+Vec3 centre(const Aabb& box) noexcept { return 0.5f * box.min + 0.5f * box.max; }
+
+// Maps centres inside `bounds` to 10-bit cells per axis and interleaves them.
+class MortonCoder {
+ public:
+  explicit MortonCoder(const Aabb& bounds) : low_(bounds.min) {
+    for (int axis = 0; axis < 3; ++axis) {
+      const double extent = double(bounds.max[axis]) - double(bounds.min[axis]);
+      scale_[axis] = extent > 0 ? double(1 << bits_per_axis) / extent : 0.0;
+    }
+  }
+
+  [[nodiscard]] std::uint32_t code(const Vec3& point) const noexcept {
+    std::uint32_t code = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      const double cell = (double(point[axis]) - double(low_[axis])) * scale_[axis];
+      const double clamped = std::clamp(cell, 0.0, double((1 << bits_per_axis) - 1));
+      code |= spread_bits(static_cast<std::uint32_t>(clamped)) << (2 - axis);
+    }
+    return code;
+  }
+
+ private:
+  Vec3 low_;
+  double scale_[3] = {0, 0, 0};
+};
+
+template <class Body>
+void for_each_index(std::size_t size, const Body& body) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 4096), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) body(i);
+  });
+}
+
+// The bounds of the triangles' centres, in the pass that validates the triangles
+// (`read_checked`); throws as `validate(soup)` does when a triangle is invalid.
+Aabb centre_bounds(const TriangleSoup& soup) {
+  std::atomic<bool> invalid = false;
+  const Aabb bounds = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, soup.size(), 8192), Aabb::empty(),
+      [&](const tbb::blocked_range<std::size_t>& r, Aabb into) {
+        Triangle triangle;
+        for (std::size_t id = r.begin(); id != r.end(); ++id) {
+          if (!read_checked(soup, id, triangle)) {
+            invalid.store(true, std::memory_order_relaxed);
+            break;
+          }
+          into.extend(centre(triangle.bounds()));
+        }
+        return into;
+      },
+      [](const Aabb& a, const Aabb& b) { return a.merged(b); });
+  if (invalid.load()) validate(soup);  // throws, naming the first invalid triangle
+  return bounds;
+}
+
+// One stable counting-sort pass of `size` keys by bits [shift, shift + radix_bits), in
+// parallel: fixed chunks count their keys per bucket, each chunk writes a bucket's keys after
+// those of the chunks before it, so the result is the serial pass's for any thread count.
+void radix_pass(const std::uint64_t* from, std::uint64_t* to, std::size_t size, int shift) {
+  constexpr std::size_t buckets = std::size_t(1) << radix_bits;
+  const std::size_t chunks = std::clamp<std::size_t>(size / radix_chunk_size, 1, 64);
+  const std::size_t chunk_size = (size + chunks - 1) / chunks;
+  const auto bucket = [&](std::size_t i) { return (from[i] >> shift) & (buckets - 1); };
+  std::vector<std::size_t> position(chunks * buckets, 0);  // [chunk][bucket]
+  const auto for_each_chunk = [&](const auto& body) {
+    tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t chunk) {
+      body(position.data() + chunk * buckets, chunk * chunk_size,
+           std::min(size, (chunk + 1) * chunk_size));
+    });
+  };
+  for_each_chunk([&](std::size_t* count, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) ++count[bucket(i)];
+  });
+  std::size_t total = 0;
+  for (std::size_t b = 0; b < buckets; ++b)
+    for (std::size_t chunk = 0; chunk < chunks; ++chunk)
+      total += std::exchange(position[chunk * buckets + b], total);
+  for_each_chunk([&](std::size_t* next, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) to[next[bucket(i)]++] = from[i];
+  });
+}
+
+}  // namespace
+
+// The keys start in id order, so a stable sort by the code alone orders them by (code, id).
+std::unique_ptr<std::uint64_t[]> morton_sorted_keys(const TriangleSoup& soup) {
+  const std::size_t size = soup.size();
+  const MortonCoder coder(centre_bounds(soup));
+  auto keys = fresh_array<std::uint64_t>(size);
+  for_each_index(size, [&](std::size_t id) {
+    keys[id] = std::uint64_t(coder.code(centre(soup.triangle(id).bounds()))) << 32 | id;
+  });
+  auto scratch = fresh_array<std::uint64_t>(size);
+  std::uint64_t* from = keys.get();
+  std::uint64_t* to = scratch.get();
+  for (int shift = 32; shift < 32 + 3 * bits_per_axis; shift += radix_bits) {
+    radix_pass(from, to, size, shift);
+    std::swap(from, to);
+  }
+  return from == keys.get() ? std::move(keys) : std::move(scratch);
+}
+
+}  // namespace trisect::detail
