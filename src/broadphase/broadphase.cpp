@@ -2,6 +2,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "trisect/detail/thread_fallback.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
 #include "trisect/math/validate.hpp"
 
@@ -27,7 +28,9 @@ constexpr std::size_t serial_searches_below = 2 * searches_per_task;
 
 // Calls `body(begin, end)` on the chunks [k·grain, min((k + 1)·grain, count)) of [0, count), on
 // `executor`'s threads (none: TBB's), or once with the whole range on this thread when `count`
-// is below `serial_below`. Returns the number of chunks (1 when serial).
+// is below `serial_below`. Returns the number of chunks (1 when serial). On TBB's threads, a
+// worker that cannot start makes the chunks run again on this thread: `body` must make each
+// chunk's whole result anew.
 template <class Body>
 std::size_t for_chunks(const TaskExecutor& executor, std::size_t count, std::size_t grain,
                        std::size_t serial_below, const Body& body) {
@@ -41,8 +44,8 @@ std::size_t for_chunks(const TaskExecutor& executor, std::size_t count, std::siz
   };
   if (executor)
     executor(chunks, run);
-  else
-    tbb::parallel_for(std::size_t{0}, chunks, run);
+  else  // on one thread again when a worker cannot start; each chunk remakes its whole result
+    detail::with_thread_fallback(0, [&] { tbb::parallel_for(std::size_t{0}, chunks, run); });
   return chunks;
 }
 
@@ -301,6 +304,7 @@ std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
       executor_, fat_changed_.size(), searches_per_task, serial_searches_below,
       [&](std::size_t begin, std::size_t end) {
         std::vector<ProxyPair>& out = found[begin / searches_per_task];
+        out.clear();  // a chunk run again after a thread failed to start starts afresh
         for (const Layer layer : {Layer::dynamic_layer, Layer::static_layer}) {
           std::vector<ProxyId> ids;  // the searching proxies, and their fat boxes
           std::vector<Aabb> fat_boxes;

@@ -54,13 +54,12 @@ constexpr std::size_t stalled_share(std::size_t clusters) noexcept {
 // Sentinel boxes around the clusters: far larger than any scaled box, with a finite area.
 constexpr float sentinel_extent = 1e18f;
 
-// The clusters of one round, in order: the binary node each is, its exact box, and that box
-// scaled into the unit cube as structure-of-arrays rows padded with sentinels on each side.
+// The clusters of one round, in order: the binary node each is, and its box scaled into the
+// unit cube as structure-of-arrays rows padded with sentinels on each side.
 // Allocated once for the first round; each round's clusters are fewer.
 class Clusters {
  public:
-  explicit Clusters(std::size_t capacity)
-      : node_(fresh_array<std::uint32_t>(capacity)), exact_(fresh_array<Aabb>(capacity)) {
+  explicit Clusters(std::size_t capacity) : node_(fresh_array<std::uint32_t>(capacity)) {
     for (int r = 0; r < 6; ++r) {
       row_[r] = fresh_array<float>(capacity + 2 * search_radius + 3);
       std::fill_n(row_[r].get(), search_radius, sentinel(r));
@@ -74,7 +73,6 @@ class Clusters {
       std::fill_n(row_[r].get() + search_radius + size, search_radius + 3, sentinel(r));
   }
   [[nodiscard]] std::uint32_t node(std::size_t c) const noexcept { return node_[c]; }
-  [[nodiscard]] const Aabb& exact(std::size_t c) const noexcept { return exact_[c]; }
   // Row r (min x, y, z, max x, y, z) from place c - search_radius on.
   [[nodiscard]] const float* window(int r, std::size_t c) const noexcept {
     return row_[r].get() + c;
@@ -82,9 +80,8 @@ class Clusters {
   [[nodiscard]] float scaled(int r, std::size_t c) const noexcept {
     return row_[r][c + search_radius];
   }
-  void set(std::size_t c, std::uint32_t node, const Aabb& exact, const float (&scaled)[6]) {
+  void set(std::size_t c, std::uint32_t node, const float (&scaled)[6]) {
     node_[c] = node;
-    exact_[c] = exact;
     for (int r = 0; r < 6; ++r) row_[r][c + search_radius] = scaled[r];
   }
 
@@ -92,7 +89,6 @@ class Clusters {
   static float sentinel(int r) noexcept { return r < 3 ? -sentinel_extent : sentinel_extent; }
 
   std::unique_ptr<std::uint32_t[]> node_;
-  std::unique_ptr<Aabb[]> exact_;
   // Cluster c at c + search_radius; search_radius + 3 sentinels after the last (the last
   // window's group of four reads 3 past the radius).
   std::unique_ptr<float[]> row_[6];
@@ -249,7 +245,7 @@ class PlocBuilder {
           scaled[axis] = float((double(box_[t].min[axis]) - low) * scale);
           scaled[axis + 3] = float((double(box_[t].max[axis]) - low) * scale);
         }
-        clusters.set(t, static_cast<std::uint32_t>(t), box_[t], scaled);
+        clusters.set(t, static_cast<std::uint32_t>(t), scaled);
       }
     });
   }
@@ -346,7 +342,7 @@ class PlocBuilder {
         float scaled[6];
         for (int r = 0; r < 6; ++r) scaled[r] = clusters.scaled(r, c);
         if (!pairs) {
-          next.set(at++, clusters.node(c), clusters.exact(c), scaled);
+          next.set(at++, clusters.node(c), scaled);
           continue;
         }
         const std::size_t other = near_[c];
@@ -355,19 +351,18 @@ class PlocBuilder {
           scaled[r + 3] = std::max(scaled[r + 3], clusters.scaled(r + 3, other));
         }
         const auto node = static_cast<std::uint32_t>(base + lead++);
-        const Aabb exact = clusters.exact(c).merged(clusters.exact(other));
-        join(node, clusters.node(c), clusters.node(other), exact);
-        next.set(at++, node, exact, scaled);
+        join(node, clusters.node(c), clusters.node(other));
+        next.set(at++, node, scaled);
       }
     });
     next_node_ = base + static_cast<std::uint32_t>(leads[chunks]);
   }
 
-  // Makes binary node `node` over `left` and `right` (in slot order), whose box is `box`.
-  void join(std::uint32_t node, std::uint32_t left, std::uint32_t right, const Aabb& box) noexcept {
+  // Makes binary node `node` over `left` and `right` (in slot order).
+  void join(std::uint32_t node, std::uint32_t left, std::uint32_t right) noexcept {
     children_[2 * (node - size_)] = left;
     children_[2 * (node - size_) + 1] = right;
-    box_[node] = box;
+    box_[node] = box_[left].merged(box_[right]);
     count_[node] = count_[left] + count_[right];
   }
 
@@ -386,13 +381,18 @@ class PlocBuilder {
 Bvh build_ploc(const TriangleSoup& soup, const BuildOptions& options) {
   std::unique_ptr<std::uint64_t[]> keys = morton_sorted_keys(soup);
   const std::uint32_t leaf_size = std::min(options.max_leaf_size, ploc_leaf_size);
-  const PlocBuilder tree(soup, keys.get(), leaf_size);
-  // A wide tree is never deeper than its binary tree. A clustering that stalls or a binary
-  // tree too deep for the walks' stacks (only from pathological inputs) gives way to Morton
-  // order, so that the build stays O(n log n) and the tree walkable.
-  if (!tree.complete() || tree.depth() > max_bvh_depth) return build_morton(soup, options);
-  const WrittenPiece root = WideWriter<PlocBuilder>(tree).write(tree.root());
-  std::vector<TriangleId> ids = tree.slot_ids(keys.get());
+  WrittenPiece root;
+  std::vector<TriangleId> ids;
+  {
+    // The binary tree is freed before the triangles are copied (the peak of memory).
+    const PlocBuilder tree(soup, keys.get(), leaf_size);
+    // A wide tree is never deeper than its binary tree. A clustering that stalls or a binary
+    // tree too deep for the walks' stacks (only from pathological inputs) gives way to Morton
+    // order, so that the build stays O(n log n) and the tree walkable.
+    if (!tree.complete() || tree.depth() > max_bvh_depth) return build_morton(soup, options);
+    root = WideWriter<PlocBuilder>(tree).write(tree.root());
+    ids = tree.slot_ids(keys.get());
+  }
   keys.reset();
   return assemble(root.piece, std::move(ids), soup, root.bounds);
 }
