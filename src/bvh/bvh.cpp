@@ -453,31 +453,54 @@ void validate(const Bvh& bvh, const TriangleSoup* soup) {
 
 void refresh_ray_nodes(Bvh& bvh) {
   const std::size_t count = bvh.wide.size();
-  if (bvh.ray_nodes.size() != count) {
-    // Not zeroed, and on huge pages before first written: rays read the nodes at random, and
-    // with 4 KiB pages a million-triangle tree's misses in the address translation cost more
-    // than the float boxes save (measured: bench/README.md).
-    std::vector<RayNode, detail::DefaultInitAllocator<RayNode>> nodes;
-    detail::resize_on_huge_pages(nodes, count);
-    bvh.ray_nodes = std::move(nodes);
-  }
-  if (count == 0) return;
   // Each node's slot range ends where its parent says; parents come before their children.
   std::vector<std::uint32_t> ends(count, 0);
-  ends[0] = static_cast<std::uint32_t>(bvh.size());
+  if (count != 0) ends[0] = static_cast<std::uint32_t>(bvh.size());
   for (std::size_t i = 0; i < count; ++i) {
     const WideNode& node = bvh.wide[i];
     for (int lane = 0; lane < WideNode::width; ++lane)
       if (node.child[lane] != WideNode::leaf && node.child[lane] < count)
         ends[node.child[lane]] = node.child_end(lane, ends[i]);
   }
+  // The nodes with a ray node, numbered in wide order; the others are bottom nodes.
+  const auto bottom = [&](std::size_t i) {
+    const std::uint32_t first = bvh.wide[i].first[0];
+    return bvh.wide[i].holds_only_leaves() && ends[i] - first < RayNode::bottom_span_limit;
+  };
+  std::vector<std::uint32_t> ray_index(count, 0);
+  std::vector<std::uint32_t> upper;  // wide index of each ray node
+  for (std::size_t i = 0; i < count; ++i)
+    if (!bottom(i)) {
+      ray_index[i] = static_cast<std::uint32_t>(upper.size());
+      upper.push_back(static_cast<std::uint32_t>(i));
+    }
+  if (bvh.ray_nodes.size() != upper.size()) {
+    // Not zeroed, and on huge pages before first written: rays read the nodes at random.
+    std::vector<RayNode, detail::DefaultInitAllocator<RayNode>> nodes;
+    detail::resize_on_huge_pages(nodes, upper.size());
+    bvh.ray_nodes = std::move(nodes);
+  }
+  // The reference of inner child `lane` of wide node `i`.
+  const auto inner_refs = [&](std::size_t i, std::uint64_t(&refs)[WideNode::width]) {
+    const WideNode& node = bvh.wide[i];
+    for (int lane = 0; lane < WideNode::width; ++lane) {
+      const std::uint32_t child = node.child[lane];
+      if (child >= count) continue;  // a leaf or an unused lane
+      refs[lane] = bottom(child) ? RayNode::bottom_ref(child, ends[child] - node.first[lane])
+                                 : ray_index[child];
+    }
+  };
   detail::with_thread_fallback(0, [&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1024),
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, upper.size(), 1024),
                       [&](const tbb::blocked_range<std::size_t>& range) {
-                        for (std::size_t i = range.begin(); i < range.end(); ++i)
-                          bvh.ray_nodes[i] = RayNode::of(bvh.wide[i], ends[i]);
+                        for (std::size_t r = range.begin(); r < range.end(); ++r) {
+                          std::uint64_t refs[WideNode::width] = {};
+                          inner_refs(upper[r], refs);
+                          bvh.ray_nodes[r] = RayNode::of(bvh.wide[upper[r]], ends[upper[r]], refs);
+                        }
                       });
   });
+  bvh.ray_view_of = count;
 }
 
 }  // namespace trisect

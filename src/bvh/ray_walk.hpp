@@ -1,9 +1,11 @@
 #pragma once
 // The ray walk: the ordered walk (trisect/bvh/ordered_walk.hpp) specialised to the float ray
-// nodes (`Bvh::ray_nodes`). Same visitors, same order, same answers; cheaper steps: a ray node
-// gives each child's whole reference (a node index, or a leaf's first slot and count), so a
-// stack entry is a reference and a key, and a child is pushed with two stores (Embree's BVH8
-// traversal keeps such 8-byte node references and distances on its stack; Wald et al.,
+// nodes (`Bvh::ray_nodes`) above the bottom nodes and the quantised wide nodes at the bottom
+// (Benthin et al., "Compressed-Leaf Bounding Volume Hierarchies", HPG 2018). Same visitors,
+// same order, same answers; cheaper steps: a ray node gives each child's whole reference (a
+// ray node index, a bottom node's wide index and span, or a leaf's first slot and count), so
+// a stack entry is a reference and a key, and a child is pushed with two stores (Embree's
+// BVH8 traversal keeps such 8-byte node references and distances on its stack; Wald et al.,
 // "Embree: A Kernel Framework for Efficient CPU Ray Tracing", 2014). Internal to the library.
 #include "trisect/bvh/detail/traverse.hpp"
 #include "trisect/bvh/ordered_walk.hpp"
@@ -13,6 +15,15 @@
 #include <limits>
 
 namespace trisect::detail {
+
+/// The reference the ray walk starts from: the root's ray node, or the root itself as a bottom
+/// node when it holds only leaves. `bvh` must not be empty.
+[[nodiscard]] inline std::uint64_t ray_root(const Bvh& bvh) noexcept {
+  const WideNode& root = bvh.wide[0];
+  if (root.holds_only_leaves() && bvh.size() < RayNode::bottom_span_limit)
+    return RayNode::bottom_ref(0, static_cast<std::uint32_t>(bvh.size()));
+  return 0;
+}
 
 /// Walks `bvh`'s ray nodes for `visitor` (an `OrderedWalkVisitor` of ray nodes) to the end,
 /// in the order `ordered_walk` takes: the nearest child next with `nearest_first` (the others
@@ -37,11 +48,28 @@ requires OrderedWalkVisitor<Visitor, RayNode>
   const auto prefetch = [&](std::uint64_t child) {
     if (RayNode::is_leaf(child))
       prefetch_first_slots(bvh, RayNode::index(child));
+    else if (RayNode::is_bottom(child))
+      prefetch_node(bvh.wide.data() + RayNode::index(child));
     else
       prefetch_node(nodes + child);
   };
-  std::uint64_t ref = 0;  // the root, node 0
+  std::uint64_t ref = ray_root(bvh);
   float key = -std::numeric_limits<float>::infinity();
+  // The children of `mask` (with entry parameters `keys`): the next one to visit into
+  // `ref` and `key`, the others pushed; `child_ref(i)` gives lane i's reference.
+  const auto step = [&](unsigned mask, const float(&keys)[RayNode::width], auto&& child_ref) {
+    const int next = next_lane<order>(mask, keys);
+    const std::size_t base = top;
+    for (mask &= ~(1u << next); mask != 0; mask &= mask - 1) {
+      const int i = std::countr_zero(mask);
+      const Entry child{child_ref(i), keys[i]};
+      prefetch(child.ref);
+      push_by_key<order>(stack, top, base, child);
+    }
+    ref = child_ref(next);
+    key = keys[next];
+    prefetch(ref);
+  };
   for (;;) {
     if (key <= visitor.bound()) {
       if (RayNode::is_leaf(ref)) {
@@ -49,35 +77,25 @@ requires OrderedWalkVisitor<Visitor, RayNode>
         const std::uint32_t count = RayNode::count(ref);
         counts.triangles_tested += count;
         if (!visitor.visit_leaf(first, first + count)) break;
+      } else if (RayNode::is_bottom(ref)) {
+        const WideNode& node = bvh.wide[RayNode::index(ref)];
+        const std::uint32_t end = node.first[0] + RayNode::span(ref);
+        ++counts.nodes_visited;
+        alignas(32) float keys[RayNode::width];
+        const unsigned mask = visitor.enter(node, keys) & node.used_mask();
+        if (mask != 0) {
+          step(mask, keys, [&](int i) {
+            return RayNode::leaf_ref(node.first[i], node.child_end(i, end) - node.first[i]);
+          });
+          continue;
+        }
       } else {
         const RayNode& node = nodes[ref];
         ++counts.nodes_visited;
         alignas(32) float keys[RayNode::width];
-        unsigned mask = visitor.enter(node, keys);
+        const unsigned mask = visitor.enter(node, keys);
         if (mask != 0) {
-          int next = static_cast<int>(std::bit_width(mask)) - 1;
-          if constexpr (order == WalkOrder::nearest_first) {
-            for (unsigned bits = mask & ~(1u << next); bits != 0; bits &= bits - 1) {
-              const int i = std::countr_zero(bits);
-              if (keys[i] < keys[next]) next = i;
-            }
-          }
-          const std::size_t base = top;
-          for (mask &= ~(1u << next); mask != 0; mask &= mask - 1) {
-            const int i = std::countr_zero(mask);
-            const Entry child{node.ref[i], keys[i]};
-            prefetch(child.ref);
-            std::size_t at = top++;
-            while (order == WalkOrder::nearest_first && at > base &&
-                   stack[at - 1].key < child.key) {
-              stack[at] = stack[at - 1];
-              --at;
-            }
-            stack[at] = child;
-          }
-          ref = node.ref[next];
-          key = keys[next];
-          prefetch(ref);
+          step(mask, keys, [&](int i) { return node.ref[i]; });
           continue;
         }
       }

@@ -24,48 +24,74 @@
 namespace trisect::testing {
 namespace {
 
-// Checks ray node `index` of `bvh` against its wide node, whose slot range ends at `end`, and
-// the ray nodes below it; adds the slots of its leaves to `covered`.
-void check_ray_node(const Bvh& bvh, std::uint32_t index, std::uint32_t end,
-                    std::vector<int>& covered) {
+// Checks the reference `ref` of wide node `index`, whose slot range is [first, end), and the
+// nodes below it: a ray node (in `next` order of wide nodes that are not bottom nodes) is its
+// wide node decoded, a bottom node's reference names its wide node and span, a leaf's its
+// slots. Adds the slots of the leaves to `covered`.
+void check_ref(const Bvh& bvh, std::uint64_t ref, std::uint32_t index, std::uint32_t first,
+               std::uint32_t end, std::vector<int>& covered) {
   const WideNode& wide = bvh.wide[index];
-  const RayNode& ray = bvh.ray_nodes[index];
+  INFO("node " << index);
+  if (wide.holds_only_leaves()) {
+    REQUIRE(RayNode::is_bottom(ref));
+    CHECK(RayNode::index(ref) == index);
+    CHECK(RayNode::span(ref) == end - first);
+  } else {
+    REQUIRE_FALSE(RayNode::is_leaf(ref));
+    REQUIRE_FALSE(RayNode::is_bottom(ref));
+    REQUIRE(ref < bvh.ray_nodes.size());
+    // Ray nodes follow the wide order: as many come before as non-bottom wide nodes do.
+    std::uint64_t before = 0;
+    for (std::uint32_t i = 0; i < index; ++i) before += bvh.wide[i].holds_only_leaves() ? 0u : 1u;
+    CHECK(ref == before);
+  }
+  const RayNode* ray = RayNode::is_bottom(ref) ? nullptr : &bvh.ray_nodes[ref];
   for (int lane = 0; lane < WideNode::width; ++lane) {
-    INFO("node " << index << " lane " << lane);
-    const std::uint64_t ref = ray.ref[lane];
+    INFO("lane " << lane);
+    const std::uint32_t child_end = wide.child_end(lane, end);
     if ((wide.used_mask() >> lane & 1) == 0) {
-      CHECK(RayNode::is_leaf(ref));
-      CHECK(RayNode::count(ref) == 0);
+      if (ray == nullptr) continue;
+      CHECK(RayNode::is_leaf(ray->ref[lane]));
+      CHECK(RayNode::count(ray->ref[lane]) == 0);
       for (int axis = 0; axis < 3; ++axis) {
-        CHECK(ray.bounds[2 * axis][lane] == std::numeric_limits<float>::infinity());
-        CHECK(ray.bounds[2 * axis + 1][lane] == -std::numeric_limits<float>::infinity());
+        CHECK(ray->bounds[2 * axis][lane] == std::numeric_limits<float>::infinity());
+        CHECK(ray->bounds[2 * axis + 1][lane] == -std::numeric_limits<float>::infinity());
       }
       continue;
     }
-    for (int row = 0; row < 6; ++row) CHECK(ray.bounds[row][lane] == wide.face(row, lane));
-    const std::uint32_t child_end = wide.child_end(lane, end);
+    if (ray != nullptr)
+      for (int row = 0; row < 6; ++row) CHECK(ray->bounds[row][lane] == wide.face(row, lane));
     if (wide.child[lane] == WideNode::leaf) {
-      REQUIRE(RayNode::is_leaf(ref));
-      CHECK(RayNode::index(ref) == wide.first[lane]);
-      CHECK(RayNode::count(ref) == child_end - wide.first[lane]);
+      if (ray != nullptr) {
+        REQUIRE(RayNode::is_leaf(ray->ref[lane]));
+        CHECK(RayNode::index(ray->ref[lane]) == wide.first[lane]);
+        CHECK(RayNode::count(ray->ref[lane]) == child_end - wide.first[lane]);
+      }
       for (std::uint32_t slot = wide.first[lane]; slot < child_end; ++slot) ++covered[slot];
     } else {
-      REQUIRE_FALSE(RayNode::is_leaf(ref));
-      CHECK(ref == wide.child[lane]);
-      check_ray_node(bvh, wide.child[lane], child_end, covered);
+      REQUIRE(ray != nullptr);  // a bottom node has only leaves
+      check_ref(bvh, ray->ref[lane], wide.child[lane], wide.first[lane], child_end, covered);
     }
   }
 }
 
-// Every ray node of `bvh` against its wide node; every slot in exactly one leaf reference.
+// Every ray node of `bvh` against its wide node, from the walk's root; every slot in exactly
+// one leaf; as many ray nodes as wide nodes that are not bottom nodes.
 void check_ray_nodes(const Bvh& bvh) {
   REQUIRE(bvh.has_ray_nodes());
   std::vector<int> covered(bvh.size(), 0);
-  check_ray_node(bvh, 0, static_cast<std::uint32_t>(bvh.size()), covered);
+  const auto size = static_cast<std::uint32_t>(bvh.size());
+  const std::uint64_t root =
+      bvh.wide[0].holds_only_leaves() ? RayNode::bottom_ref(0, size) : std::uint64_t{0};
+  check_ref(bvh, root, 0, 0, size, covered);
   CHECK(std::all_of(covered.begin(), covered.end(), [](int n) { return n == 1; }));
+  std::size_t upper = 0;
+  for (const WideNode& node : bvh.wide) upper += node.holds_only_leaves() ? 0u : 1u;
+  CHECK(bvh.ray_nodes.size() == upper);
 }
 
 TEST_CASE("each ray node is its wide node decoded, with whole child references", "[bvh][ray]") {
+  // Small scenes have a bottom root; the large one has ray nodes above its bottom nodes.
   for (const Scene& scene : all_scenes()) {
     INFO(scene.name);
     for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton, BuildMethod::ploc}) {

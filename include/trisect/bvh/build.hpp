@@ -48,10 +48,10 @@ struct BuildOptions {
   unsigned threads = 0;
   /// The construction algorithm.
   BuildMethod method = BuildMethod::sah;
-  /// Also derive `Bvh::ray_nodes` (`refresh_ray_nodes`), the float nodes rays then walk: 256
-  /// bytes more per wide node (about 15 bytes per triangle), the same answers. Off by default:
-  /// on the machines measured (bench/README.md, issue 36) they paid on some scenes and cost on
-  /// others.
+  /// Also derive `Bvh::ray_nodes` (`refresh_ray_nodes`), the float nodes rays then walk above
+  /// the bottom nodes: 256 bytes for each wide node with an inner child (about 4–5 bytes per
+  /// triangle), the same answers. Off by default: on the machines measured (bench/README.md,
+  /// issue 36) they have not paid on every scene.
   bool ray_nodes = false;
 };
 

@@ -24,11 +24,15 @@ namespace trisect {
 /// of slots; the root `wide[0]` covers all of them, [0, size()).
 struct Bvh {
   BvhArray<WideNode> wide;  ///< Depth-first; wide[0] is the root when not empty.
-  /// Empty, or `RayNode::of` each wide node: the float boxes the ray walk then reads, node for
-  /// node (made on request: `BuildOptions::ray_nodes`, or `refresh_ray_nodes` after a load;
-  /// `refit` keeps them in step). A tree whose `ray_nodes` are not as many as its wide nodes
-  /// has its rays walk the wide nodes instead, with the same answers.
+  /// The float nodes the ray walk reads (`RayNode`): one for each wide node that is not a
+  /// bottom node (one whose children are all leaves), in wide order; the walk reads the bottom
+  /// nodes' quantised boxes. Made on request (`BuildOptions::ray_nodes`, or
+  /// `refresh_ray_nodes` after a load); `refit` keeps them in step. Rays walk the wide nodes
+  /// alone, with the same answers, unless `has_ray_nodes()`.
   BvhArray<RayNode> ray_nodes;
+  /// `wide.size()` when `ray_nodes` were last made (0: never): the ray walk uses them only
+  /// while this matches.
+  std::size_t ray_view_of = 0;
   LeafTriangles triangles;   ///< Triangles in slot order, grouped by leaf.
   BvhArray<TriangleId> ids;  ///< Input id of the triangle in each slot.
   /// Empty, or the slot of each input id (`slots[ids[s]] == s`): made by the first partial
@@ -46,9 +50,11 @@ struct Bvh {
   /// given first).
   double built_sah_cost = 0;
 
-  /// True when `ray_nodes` is in step with `wide` (as many nodes), so rays may walk it.
+  /// True when `ray_nodes` were made for these wide nodes (and not emptied since, unless the
+  /// root is a bottom node and needs none), so rays may walk them.
   [[nodiscard]] bool has_ray_nodes() const noexcept {
-    return !wide.empty() && ray_nodes.size() == wide.size();
+    return !wide.empty() && ray_view_of == wide.size() &&
+           (!ray_nodes.empty() || wide[0].holds_only_leaves());
   }
   /// True when the BVH holds no triangle.
   [[nodiscard]] bool empty() const noexcept { return wide.empty(); }
@@ -120,9 +126,10 @@ void validate_structure(const Bvh& bvh);
 /// triangle its id names.
 void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);
 
-/// Makes `bvh.ray_nodes` `RayNode::of` each wide node, in its storage when it has the size
-/// (as after a refit), in parallel on the calling task arena: the rays' float nodes, for a
-/// tree built without them or loaded from a file. `build` calls it when
+/// Makes `bvh.ray_nodes`: `RayNode::of` each wide node that is not a bottom node (see
+/// `Bvh::ray_nodes`), in its storage when it has the size (as after a refit), in parallel on
+/// the calling task arena, and sets `ray_view_of`: the rays' float nodes, for a tree built
+/// without them or loaded from a file. `build` calls it when
 /// `BuildOptions::ray_nodes` is set, `refit` when the tree has them; call it after changing
 /// `bvh.wide` by hand.
 void refresh_ray_nodes(Bvh& bvh);

@@ -51,6 +51,38 @@ enum class WalkOrder {
   lane_order,
 };
 
+namespace detail {
+
+/// The lane of `mask` (not 0) a walk enters next: with `nearest_first` the one with the
+/// smallest key in `keys` (the last of equals), else the last lane.
+template <WalkOrder order>
+[[nodiscard, gnu::always_inline]] inline int next_lane(unsigned mask, const float* keys) noexcept {
+  int next = static_cast<int>(std::bit_width(mask)) - 1;
+  if constexpr (order == WalkOrder::nearest_first) {
+    for (unsigned bits = mask & ~(1u << next); bits != 0; bits &= bits - 1) {
+      const int i = std::countr_zero(bits);
+      if (keys[i] < keys[next]) next = i;
+    }
+  }
+  return next;
+}
+
+/// Pushes `entry` (with a `key`) onto `stack` at `top`; with `nearest_first` it is inserted
+/// among the entries from `base` on (those of the same node) so that they stay sorted
+/// farthest first, and the nearest is popped first.
+template <WalkOrder order, class Entry>
+[[gnu::always_inline]] inline void push_by_key(Entry* stack, std::size_t& top, std::size_t base,
+                                               const Entry& entry) noexcept {
+  std::size_t at = top++;
+  while (order == WalkOrder::nearest_first && at > base && stack[at - 1].key < entry.key) {
+    stack[at] = stack[at - 1];
+    --at;
+  }
+  stack[at] = entry;
+}
+
+}  // namespace detail
+
 /// A node or leaf an ordered walk will visit: its child reference, slot range and key.
 struct WalkEntry {
   std::uint32_t child;  ///< A wide node's index, or `WideNode::leaf`.
@@ -126,25 +158,14 @@ class OrderedWalk {
     const auto entry = [&](int i) {
       return Entry{node.child[i], node.first[i], node.child_end(i, current_.end), keys[i]};
     };
-    int next = static_cast<int>(std::bit_width(mask)) - 1;
-    if constexpr (order == WalkOrder::nearest_first) {
-      for (unsigned bits = mask & ~(1u << next); bits != 0; bits &= bits - 1) {
-        const int i = std::countr_zero(bits);
-        if (keys[i] < keys[next]) next = i;
-      }
-    }
+    const int next = detail::next_lane<order>(mask, keys);
     mask &= ~(1u << next);
     // The others pushed farthest first (insertion by key), so that the nearest is popped next.
     const std::size_t base = top_;
     for (; mask != 0; mask &= mask - 1) {
       const Entry child = entry(std::countr_zero(mask));
       prefetch(child);
-      std::size_t at = top_++;
-      while (order == WalkOrder::nearest_first && at > base && stack_[at - 1].key < child.key) {
-        stack_[at] = stack_[at - 1];
-        --at;
-      }
-      stack_[at] = child;
+      detail::push_by_key<order>(stack_, top_, base, child);
     }
     current_ = entry(next);
     prefetch(current_);  // the next step reads it

@@ -71,6 +71,12 @@ struct alignas(64) WideNode {
   }
   /// Bit i set for every used lane.
   [[nodiscard]] unsigned used_mask() const noexcept { return used; }
+  /// True when every used lane is a leaf: a node just above the leaves.
+  [[nodiscard]] bool holds_only_leaves() const noexcept {
+    for (int i = 0; i < width; ++i)
+      if ((used >> i & 1) != 0 && child[i] != leaf) return false;
+    return true;
+  }
   /// End of child `i`'s slot range, given `end`, the end of this node's range.
   [[nodiscard]] std::uint32_t child_end(int i, std::uint32_t end) const noexcept {
     return i + 1 < width ? first[i + 1] : end;
