@@ -379,6 +379,8 @@ class PlocBuilder {
 }  // namespace
 
 Bvh build_ploc(const TriangleSoup& soup, const BuildOptions& options) {
+  // Binary node numbers go up to 2 n - 2 in 32 bits.
+  if (soup.size() >= std::size_t{1} << 31) return build_morton(soup, options);
   std::unique_ptr<std::uint64_t[]> keys = morton_sorted_keys(soup);
   const std::uint32_t leaf_size = std::min(options.max_leaf_size, ploc_leaf_size);
   WrittenPiece root;
