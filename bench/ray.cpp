@@ -8,8 +8,9 @@
 //   random   origins uniform in the bounds, directions uniform on the sphere.
 //
 //   trisect        trisect::closest_hit / trisect::any_hit (watertight, exact fallbacks).
-//   trisect_float  the same on the same tree with its float ray nodes (refresh_ray_nodes,
-//                  Bvh::ray_nodes): the rays' own walk over float boxes (issue 36).
+//   trisect_float  the same on the same tree built with its float ray nodes
+//                  (BuildOptions::ray_nodes, Bvh::ray_nodes): the rays' own walk over float
+//                  boxes above the bottom nodes, quantised ones there (issue 36).
 //   embree         rtcIntersect1 / rtcOccluded1 on a triangle scene built once with
 //                  RTC_BUILD_QUALITY_HIGH (Embree's best tree, spatial splits) and default scene
 //                  flags (RTC_SCENE_FLAG_ROBUST off: Embree's fastest mode), threads=1 device.
@@ -113,15 +114,14 @@ const std::vector<Ray>& rays(const std::string& scene_name, const std::string& v
   return list;
 }
 
-// The benchmark's tree of `scene_name` with its float ray nodes (`refresh_ray_nodes`): its rays
-// walk them instead of the quantised wide nodes (`trisect_float`).
+// The benchmark's tree of `scene_name` built with its float ray nodes
+// (`BuildOptions::ray_nodes`), as a user would build it: its rays walk them instead of the
+// quantised wide nodes (`trisect_float`). The same tree as `bench::trisect_bvh`'s, built apart
+// rather than copied, so that both trees' arrays are fresh allocations of the same kind.
 const trisect::Bvh& with_ray_nodes(const std::string& scene_name) {
   static std::map<std::string, trisect::Bvh> cache;
   auto [at, added] = cache.try_emplace(scene_name);
-  if (added) {
-    at->second = bench::trisect_bvh(scene_name);
-    trisect::refresh_ray_nodes(at->second);
-  }
+  if (added) at->second = trisect::build(bench::scene(scene_name).soup(), {.ray_nodes = true});
   return at->second;
 }
 
