@@ -463,14 +463,11 @@ void refresh_ray_nodes(Bvh& bvh) {
         ends[node.child[lane]] = node.child_end(lane, ends[i]);
   }
   // The nodes with a ray node, numbered in wide order; the others are bottom nodes.
-  const auto bottom = [&](std::size_t i) {
-    const std::uint32_t first = bvh.wide[i].first[0];
-    return bvh.wide[i].holds_only_leaves() && ends[i] - first < RayNode::bottom_span_limit;
-  };
-  std::vector<std::uint32_t> ray_index(count, 0);
+  constexpr std::uint32_t bottom = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> ray_index(count, bottom);
   std::vector<std::uint32_t> upper;  // wide index of each ray node
   for (std::size_t i = 0; i < count; ++i)
-    if (!bottom(i)) {
+    if (!RayNode::walks_as_bottom(bvh.wide[i], ends[i] - bvh.wide[i].first[0])) {
       ray_index[i] = static_cast<std::uint32_t>(upper.size());
       upper.push_back(static_cast<std::uint32_t>(i));
     }
@@ -486,8 +483,9 @@ void refresh_ray_nodes(Bvh& bvh) {
     for (int lane = 0; lane < WideNode::width; ++lane) {
       const std::uint32_t child = node.child[lane];
       if (child >= count) continue;  // a leaf or an unused lane
-      refs[lane] = bottom(child) ? RayNode::bottom_ref(child, ends[child] - node.first[lane])
-                                 : ray_index[child];
+      refs[lane] = ray_index[child] == bottom
+                       ? RayNode::bottom_ref(child, ends[child] - node.first[lane])
+                       : ray_index[child];
     }
   };
   detail::with_thread_fallback(0, [&] {

@@ -22,6 +22,7 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace trisect::detail {
@@ -41,28 +42,14 @@ class CodeSplits {
   CodeSplits(const TriangleSoup& soup, const std::uint64_t* keys, std::uint32_t leaf_size)
       : soup_(soup), keys_(keys), leaf_size_(leaf_size) {}
 
-  // The children of the wide node over [begin, end): the child with the most triangles (the
-  // first of equals) is split while it is larger than a leaf and the node has room.
-  [[nodiscard]] int split(const Range& range, Range (&children)[WideNode::width]) const {
-    children[0] = range;
-    int count = 1;
-    while (count < WideNode::width) {
-      int chosen = -1;
-      std::uint32_t largest = leaf_size_;
-      for (int i = 0; i < count; ++i)
-        if (children[i].end - children[i].begin > largest) {
-          chosen = i;
-          largest = children[i].end - children[i].begin;
-        }
-      if (chosen < 0) break;
-      for (int i = count; i > chosen + 1; --i) children[i] = children[i - 1];
-      const Range whole = children[chosen];
-      const std::uint32_t cut = split_of(whole.begin, whole.end);
-      children[chosen] = {whole.begin, cut};
-      children[chosen + 1] = {cut, whole.end};
-      ++count;
-    }
-    return count;
+  // A node splits its child with the most triangles (the first of equals) at its code split,
+  // while that child is larger than a leaf.
+  [[nodiscard]] std::pair<Range, Range> halves(const Range& range) const {
+    const std::uint32_t cut = split_of(range.begin, range.end);
+    return {{range.begin, cut}, {cut, range.end}};
+  }
+  [[nodiscard]] double priority(const Range& range) const {
+    return is_leaf(range) ? -1.0 : double(range.end - range.begin);
   }
   [[nodiscard]] bool is_leaf(const Range& range) const {
     return range.end - range.begin <= leaf_size_;

@@ -136,25 +136,14 @@ class PlocBuilder {
     std::uint32_t node, first;
   };
   [[nodiscard]] Range root() const { return {2 * size_ - 2, 0}; }
-  [[nodiscard]] int split(const Range& range, Range (&children)[WideNode::width]) const {
-    int count = open(range, children, 0);
-    while (count < WideNode::width) {
-      int chosen = -1;
-      double largest = -1;
-      for (int i = 0; i < count; ++i) {
-        if (is_leaf(children[i])) continue;
-        const double area = double_half_area(box_[children[i].node]);
-        if (area > largest) {
-          chosen = i;
-          largest = area;
-        }
-      }
-      if (chosen < 0) break;
-      for (int i = count; i > chosen + 1; --i) children[i] = children[i - 1];
-      open(children[chosen], children, chosen);
-      ++count;
-    }
-    return count;
+  // A node opens its inner child with the largest box (the first of equals).
+  [[nodiscard]] std::pair<Range, Range> halves(const Range& range) const {
+    const std::uint32_t left = children_[2 * (range.node - size_)];
+    const std::uint32_t right = children_[2 * (range.node - size_) + 1];
+    return {{left, range.first}, {right, range.first + count_[left]}};
+  }
+  [[nodiscard]] double priority(const Range& range) const {
+    return is_leaf(range) ? -1.0 : double_half_area(box_[range.node]);
   }
   [[nodiscard]] bool is_leaf(const Range& range) const { return count_[range.node] <= leaf_size_; }
   [[nodiscard]] Aabb leaf_bounds(const Range& range) const { return box_[range.node]; }
@@ -198,15 +187,6 @@ class PlocBuilder {
     const glm::dvec3 d = glm::dvec3(box.max) - glm::dvec3(box.min);
     const double dx = d.x, dy = d.y, dz = d.z;
     return dx * dy + dy * dz + dz * dx;
-  }
-
-  // Writes `range`'s two children to children[at] and children[at + 1]; returns 2.
-  int open(const Range& range, Range (&children)[WideNode::width], int at) const {
-    const std::uint32_t left = children_[2 * (range.node - size_)];
-    const std::uint32_t right = children_[2 * (range.node - size_) + 1];
-    children[at] = {left, range.first};
-    children[at + 1] = {right, range.first + count_[left]};
-    return 2;
   }
 
   template <class Body>

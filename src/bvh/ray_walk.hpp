@@ -20,7 +20,7 @@ namespace trisect::detail {
 /// node when it holds only leaves. `bvh` must not be empty.
 [[nodiscard]] inline std::uint64_t ray_root(const Bvh& bvh) noexcept {
   const WideNode& root = bvh.wide[0];
-  if (root.holds_only_leaves() && bvh.size() < RayNode::bottom_span_limit)
+  if (RayNode::walks_as_bottom(root, bvh.size()))
     return RayNode::bottom_ref(0, static_cast<std::uint32_t>(bvh.size()));
   return 0;
 }

@@ -12,18 +12,21 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace trisect::detail {
 
 /// What the writer asks a builder about its subtrees, each named by a `Range` covering the
-/// contiguous slots [first(r), end(r)): `split(r, children)` writes 2 to 8 children covering
-/// r in slot order and returns their count (r is not a leaf); `is_leaf(r)` tells whether r is
-/// one leaf; `leaf_bounds(r)` is the closed box of a leaf's triangles.
+/// contiguous slots [first(r), end(r)): `halves(r)` splits an inner r into its two parts in
+/// slot order; `priority(r)` says which child of a node splits next (the largest first, the
+/// first of equals; negative: r stays whole); `is_leaf(r)` tells whether r is one leaf;
+/// `leaf_bounds(r)` is the closed box of a leaf's triangles.
 template <class S>
-concept WideSource = requires(const S& source, typename S::Range range,
-                              typename S::Range (&children)[WideNode::width]) {
-  { source.split(range, children) } -> std::same_as<int>;
+concept WideSource = requires(const S& source, typename S::Range range) {
+  { source.halves(range) } -> std::same_as<std::pair<typename S::Range, typename S::Range>>;
+  { source.priority(range) } -> std::convertible_to<double>;
   { source.is_leaf(range) } -> std::same_as<bool>;
   { source.leaf_bounds(range) } -> std::same_as<Aabb>;
   { source.first(range) } -> std::same_as<std::uint32_t>;
@@ -64,6 +67,30 @@ class WideWriter {
  private:
   static constexpr int width = WideNode::width;
 
+  // The children of the wide node over `range` (not a leaf), in slot order, into `children`:
+  // starting from its halves, the child of highest priority is split in place while the node
+  // has room and one has a priority of 0 or more. Returns their count.
+  int split(const Range& range, Range (&children)[width]) const {
+    std::tie(children[0], children[1]) = source_.halves(range);
+    int count = 2;
+    while (count < width) {
+      int chosen = -1;
+      double highest = -1;
+      for (int i = 0; i < count; ++i) {
+        const double priority = source_.priority(children[i]);
+        if (priority > highest) {
+          chosen = i;
+          highest = priority;
+        }
+      }
+      if (chosen < 0) break;
+      for (int i = count; i > chosen + 1; --i) children[i] = children[i - 1];
+      std::tie(children[chosen], children[chosen + 1]) = source_.halves(children[chosen]);
+      ++count;
+    }
+    return count;
+  }
+
   // Fills `children` with `ranges`' first slots and kinds, the leaves' boxes, and adds the
   // leaves to `piece`.
   void describe(const Range (&ranges)[width], int count, WideChild (&children)[width],
@@ -95,7 +122,7 @@ class WideWriter {
   // box.
   Aabb write_node(const Range& range, WidePiece& piece) const {
     Range ranges[width];
-    const int count = source_.split(range, ranges);
+    const int count = split(range, ranges);
     const std::size_t at = piece.nodes.size();
     piece.nodes.emplace_back();
     WideChild children[width];
@@ -120,7 +147,7 @@ class WideWriter {
       return written;
     }
     Range ranges[width];
-    const int count = source_.split(range, ranges);
+    const int count = split(range, ranges);
     piece.nodes.emplace_back();
     WideChild children[width];
     describe(ranges, count, children, piece);

@@ -54,7 +54,7 @@ struct Bvh {
   /// root is a bottom node and needs none), so rays may walk them.
   [[nodiscard]] bool has_ray_nodes() const noexcept {
     return !wide.empty() && ray_view_of == wide.size() &&
-           (!ray_nodes.empty() || wide[0].holds_only_leaves());
+           (!ray_nodes.empty() || RayNode::walks_as_bottom(wide[0], size()));
   }
   /// True when the BVH holds no triangle.
   [[nodiscard]] bool empty() const noexcept { return wide.empty(); }

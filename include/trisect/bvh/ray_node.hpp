@@ -51,6 +51,11 @@ struct alignas(64) RayNode {
                                                           std::uint32_t span) noexcept {
     return bottom_bit | std::uint64_t{span} << 32 | wide_index;
   }
+  /// True when the walk tests `node`, whose slots number `span`, as a bottom node: its children
+  /// are all leaves and its span fits a bottom reference.
+  [[nodiscard]] static bool walks_as_bottom(const WideNode& node, std::uint64_t span) noexcept {
+    return node.holds_only_leaves() && span < bottom_span_limit;
+  }
   /// True when `ref` is a leaf's.
   [[nodiscard]] static constexpr bool is_leaf(std::uint64_t ref) noexcept {
     return (ref & leaf_bit) != 0;
