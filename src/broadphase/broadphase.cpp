@@ -405,9 +405,12 @@ void Broadphase::recycle_destroyed() {
 }
 
 void Broadphase::update_pairs() {
-  for (DynamicAabbTree& tree : trees_)
+  for (DynamicAabbTree& tree : trees_) {
     if (double(tree.refits_since_rebuild()) >= rebuild_after_refits * double(tree.size()))
-      tree.rebuild();
+      tree.rebuild();  // a frame that refitted most proxies at once
+    else
+      tree.rebuild_gradually();
+  }
   advance_pairs(find_new_fat_pairs());
   recycle_destroyed();
 }

@@ -86,8 +86,14 @@ ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data, 
   links.margin = margin;
   links.box = fat(box, growth_of(leaf, box), Vec3(0.0f));
   links.user_data = user_data;
+  if (gradual_.is_active) {
+    gradual_.created.reserve(gradual_.created.size() + 1);  // may throw: before any change
+    links.pending = pending_created;
+  }
   insert_leaf(leaf);
+  if (gradual_.is_active) gradual_.created.push_back(leaf);  // cannot throw: room reserved
   ++proxy_count_;
+  ++changes_;
   return static_cast<ProxyId>(leaf);
 }
 
@@ -104,9 +110,19 @@ FatMargin DynamicAabbTree::margin(ProxyId id) const {
 
 void DynamicAabbTree::destroy_proxy(ProxyId id) {
   require_proxy(id);
+  Links& links = links_[id];
+  const bool is_placed = (links.pending & pending_leaf) != 0;
+  if (is_placed) gradual_.ghosts.reserve(gradual_.ghosts.size() + 1);  // before any change
   remove_leaf(static_cast<std::int32_t>(id));
-  free_node(static_cast<std::int32_t>(id));
+  if (is_placed) {
+    // The gradual rebuild places it: kept out of the free list until the new tree is in place.
+    links.height = -2;
+    gradual_.ghosts.push_back(static_cast<std::int32_t>(id));
+  } else {
+    free_node(static_cast<std::int32_t>(id));
+  }
   --proxy_count_;
+  ++changes_;
 }
 
 bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement) {
@@ -134,12 +150,14 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
     // as these add up.
     set_box(leaf, wanted, 0);
     ++refits_;
+    ++changes_;
     if (links_[id].parent != null_node) refit_upward(links_[id].parent, true, true);
     return true;
   }
   remove_leaf(leaf);  // a jump: find the leaf a new place
   links_[id].box = wanted;
   insert_leaf(leaf);
+  ++changes_;
   return true;
 }
 
@@ -202,7 +220,7 @@ void DynamicAabbTree::shift(const Vec3& offset) {
   if (!is_finite(offset)) trisect::validate(Aabb{offset, offset}, "shift offset");
   constexpr float largest = std::numeric_limits<float>::max();
   for (std::size_t index = 0; index < links_.size(); ++index) {
-    if (links_[index].height != 0) continue;  // inner or free: recomputed below or unused
+    if (links_[index].height != 0) continue;  // inner, free or destroyed: recomputed or unused
     Aabb& box = links_[index].box;
     for (int axis = 0; axis < 3; ++axis) {
       box.min[axis] = shifted_outward(box.min[axis], offset[axis], -largest);
@@ -214,7 +232,8 @@ void DynamicAabbTree::shift(const Vec3& offset) {
   if (root_ == null_node) return;
   std::vector<std::int32_t> inner;
   for (std::size_t index = 0; index < links_.size(); ++index)
-    if (links_[index].height > 0) inner.push_back(static_cast<std::int32_t>(index));
+    if (links_[index].height > 0 && (links_[index].pending & pending_node) == 0)
+      inner.push_back(static_cast<std::int32_t>(index));
   std::sort(inner.begin(), inner.end(), [&](std::int32_t a, std::int32_t b) {
     return links_[static_cast<std::size_t>(a)].height < links_[static_cast<std::size_t>(b)].height;
   });

@@ -81,7 +81,10 @@ void DynamicAabbTree::validate() const {
     if (++free > nodes_.size()) broken("a cycle in the free list");
     index = links.parent;
   }
-  if (reached + free != nodes_.size()) broken("nodes neither in the tree nor free");
+  std::size_t pending = 0;  // the gradual rebuild's nodes and the leaves destroyed meanwhile
+  for (const Links& links : links_)
+    pending += (links.pending & pending_node) != 0 || links.height == -2 ? 1 : 0;
+  if (reached + free + pending != nodes_.size()) broken("nodes neither in the tree nor free");
 }
 
 }  // namespace trisect

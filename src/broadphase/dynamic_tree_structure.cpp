@@ -33,7 +33,8 @@ double DynamicAabbTree::sah_cost() const {
   if (root_area <= 0) return 0;
   double inner_area = 0;
   for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (links_[i].height > 0) inner_area += half_area(links_[i].box);
+    if (links_[i].height > 0 && (links_[i].pending & pending_node) == 0)
+      inner_area += half_area(links_[i].box);
   return inner_area / root_area;
 }
 
@@ -149,14 +150,14 @@ void DynamicAabbTree::set_child(std::int32_t parent, int side, std::int32_t chil
   Links& links = links_[static_cast<std::size_t>(child)];
   node.child[side] = child;
   node.box[side] = links.box;
-  node.height[side] = static_cast<std::int16_t>(links.height);
+  node.height[side] = links.height;
   links.parent = parent;
 }
 
 void DynamicAabbTree::set_box(std::int32_t index, const Aabb& box, std::int32_t height) noexcept {
   Links& links = links_[static_cast<std::size_t>(index)];
   links.box = box;
-  links.height = height;
+  links.height = static_cast<std::int16_t>(height);
   if (links.parent == null_node) return;
   Node& parent = nodes_[static_cast<std::size_t>(links.parent)];
   const int side = side_of(links.parent, index);
@@ -269,8 +270,6 @@ namespace {
 
 // Bins per axis of the rebuild's surface area heuristic.
 constexpr int sah_bins = 16;
-// Ranges of at most this many leaves are split at the median (their SAH gains are small).
-constexpr std::size_t median_split_below = 8;
 
 struct SahBin {
   Aabb box = Aabb::empty();      // of the leaves' fat boxes
@@ -321,6 +320,7 @@ void DynamicAabbTree::rebuild() {
   for (std::size_t i = 0; i < nodes_.size(); ++i)
     if (links_[i].height == 0)
       leaves.push_back({links_[i].box, links_[i].box.center(), std::int32_t(i)});
+  cancel_gradual_rebuild();  // its nodes are freed below with the others
   refits_ = 0;
   free_list_ = null_node;
   for (std::size_t i = nodes_.size(); i-- > 0;)

@@ -28,10 +28,11 @@ namespace trisect {
 /// whatever the number of TBB threads (`update` runs its searches on TBB's worker threads).
 class Broadphase {
  public:
-  /// `update` rebuilds a layer's tree (`DynamicAabbTree::rebuild`) when the moves it refitted
-  /// in place since its last rebuild number at least this fraction of its proxies. Refits are
-  /// cheap but leave proxies where they were in the tree; the rebuild puts them back in order
-  /// (as Box2D v3 rebuilds its trees' enlarged parts each step).
+  /// `update` advances each layer's tree's gradual rebuild (`DynamicAabbTree::
+  /// rebuild_gradually`), which puts the proxies that refits left where they were back in
+  /// order a share at a time; it rebuilds the tree whole (`DynamicAabbTree::rebuild`) only
+  /// when the moves refitted in place since its last rebuild still reach this fraction of its
+  /// proxies (a frame that refitted most of them at once).
   static constexpr double rebuild_after_refits = 0.5;
 
   /// An empty broadphase; `options` sets both trees' fat boxes.

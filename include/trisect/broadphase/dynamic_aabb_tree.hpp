@@ -85,6 +85,29 @@ class DynamicAabbTree {
   /// and user values stay as they are; `refits_since_rebuild()` starts again from 0.
   void rebuild();
 
+  /// One frame's share of a rebuild spread over many frames (PhysX's way: its scene-query
+  /// trees are rebuilt over `dynamicTreeRebuildRateHint` frames while the old tree answers).
+  /// When no rebuild is under way and the in-place refits since the last rebuild reach
+  /// `gradual_rebuild_start` of the proxies, a new one starts from the leaves' fat boxes as
+  /// they are then; each later call splits ranges of it by the same binned SAH as `rebuild()`,
+  /// as much work as the changes (refits, reinsertions, creations, destructions) since the
+  /// previous call pay for at a rate that finishes it within `gradual_rebuild_pace` of the
+  /// proxies' worth of changes, and at least 1/256 of it. The call that does the last split
+  /// puts the new tree in place of the old, with the current fat boxes, then removes the
+  /// proxies destroyed and inserts those created meanwhile. Meanwhile every query, move and
+  /// update works on the old tree as before; destroyed proxies' ids are not handed out again
+  /// until the new tree is in place. The result does not depend on how the work was spread.
+  void rebuild_gradually();
+
+  /// A gradual rebuild starts when the in-place refits since the last rebuild reach this
+  /// fraction of the proxies.
+  static constexpr double gradual_rebuild_start = 0.2;
+  /// A gradual rebuild is paced to end within this fraction of the proxies' worth of changes.
+  static constexpr double gradual_rebuild_pace = 0.2;
+
+  /// True while a gradual rebuild is under way (started and not yet in place).
+  [[nodiscard]] bool is_rebuilding() const noexcept { return gradual_.is_active; }
+
   /// How many moves refitted a proxy in place since the tree was created or last rebuilt: each
   /// leaves the proxy where it was in the tree, so the tree's quality drifts as this grows.
   [[nodiscard]] std::size_t refits_since_rebuild() const noexcept { return refits_; }
@@ -182,7 +205,8 @@ class DynamicAabbTree {
   struct Links {
     Aabb box = {};
     std::int32_t parent = null_node;  // next free node when on the free list
-    std::int32_t height = 0;          // 0 for leaves, -1 when free
+    std::int16_t height = 0;          // 0 for leaves, -1 when free, -2 destroyed while rebuilding
+    std::uint8_t pending = 0;         // its part in the gradual rebuild (`Pending`)
     std::uint64_t user_data = 0;
     FatMargin margin;  // a leaf's
   };
@@ -215,6 +239,8 @@ class DynamicAabbTree {
     Vec3 center;
     std::int32_t node;
   };
+  // Ranges of fewer leaves than this are split at the median (their SAH gains are small).
+  static constexpr std::size_t median_split_below = 8;
   struct BuildSplit {  // leaves [begin, middle) go left, with the centres' bounds of each side
     std::size_t middle;
     Aabb left_centers = Aabb::empty();
@@ -240,6 +266,38 @@ class DynamicAabbTree {
   std::int32_t free_list_ = null_node;
   std::size_t proxy_count_ = 0;
   std::size_t refits_ = 0;
+  std::size_t changes_ = 0;  // refits, reinsertions, creations and destructions, ever
+
+  // `Links::pending` bits.
+  enum Pending : std::uint8_t {
+    pending_leaf = 1,     // a leaf the gradual rebuild places
+    pending_node = 2,     // an inner node of the gradual rebuild, not yet in the tree
+    pending_created = 4,  // a leaf created during it, inserted when it is put in place
+  };
+  // The rebuild under way (see `rebuild_gradually`).
+  struct GradualRebuild {
+    struct Range {  // leaves [begin, end) to build, as child `side` of pending node `parent`
+      std::size_t begin, end;
+      Aabb centers;
+      std::int32_t parent;
+      int side;
+    };
+    std::vector<BuildLeaf> leaves;      // the leaves when it started
+    std::vector<Range> ranges;          // to split
+    std::vector<std::int32_t> nodes;    // its inner nodes, parents before children
+    std::vector<std::int32_t> created;  // leaves created since it started
+    std::vector<std::int32_t> ghosts;   // its leaves destroyed since it started
+    std::int32_t root = null_node;
+    double work_per_change = 0;  // leaf-splits one change pays for
+    double minimum_work = 0;     // leaf-splits per call at least
+    std::size_t changes_seen = 0;
+    bool is_active = false;
+  };
+  void start_gradual_rebuild();
+  void split_pending_range();
+  void finish_gradual_rebuild();
+  void cancel_gradual_rebuild() noexcept;
+  GradualRebuild gradual_;
 };
 
 }  // namespace trisect

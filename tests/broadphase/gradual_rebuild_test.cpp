@@ -1,0 +1,134 @@
+// The rebuild spread over frames (`DynamicAabbTree::rebuild_gradually`): while it is under way
+// the old tree answers exactly, the invariants hold after every call, proxies created and
+// destroyed meanwhile are in or out of the new tree, and the new tree is the one a whole
+// rebuild makes from the same leaves.
+#include "broadphase/random_boxes.hpp"
+#include "broadphase/tree_answer.hpp"
+
+#include <trisect/broadphase/broadphase.hpp>
+#include <trisect/broadphase/dynamic_aabb_tree.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <random>
+#include <vector>
+
+namespace trisect::testing {
+namespace {
+
+std::vector<ProxyId> fat_answer(const DynamicAabbTree& tree, const std::map<ProxyId, Aabb>& live,
+                                const Aabb& query) {
+  std::vector<ProxyId> ids;
+  for (const auto& [id, box] : live)
+    if (tree.fat_box(id).overlaps(query)) ids.push_back(id);
+  return ids;
+}
+
+// Moves every live proxy a little (refits in place), then checks the tree against brute force.
+void move_all(DynamicAabbTree& tree, std::map<ProxyId, Aabb>& live, std::mt19937_64& random) {
+  for (auto& [id, box] : live) {
+    const Vec3 step = random_point(random, 0.4f);
+    box = Aabb{box.min + step, box.max + step};
+    (void)tree.move_proxy(id, box, step);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("A gradual rebuild keeps the tree exact while creates, moves and destroys go on",
+          "[broadphase]") {
+  std::mt19937_64 random(41);
+  DynamicAabbTree tree(FatBoxOptions{0.05f, 2.0f});
+  std::map<ProxyId, Aabb> live;
+  for (int i = 0; i < 400; ++i) {
+    const Aabb box = random_box(random, 20.0f);
+    live[tree.create_proxy(box)] = box;
+  }
+  int finished = 0, steps_while_active = 0;
+  for (int frame = 0; frame < 120; ++frame) {
+    move_all(tree, live, random);
+    for (int k = 0; k < 6; ++k) {  // churn: some leave, some arrive, during the rebuild too
+      auto victim = live.begin();
+      std::advance(victim, std::uniform_int_distribution<int>(0, int(live.size()) - 1)(random));
+      tree.destroy_proxy(victim->first);
+      live.erase(victim);
+      const Aabb box = random_box(random, 20.0f);
+      const ProxyId id = tree.create_proxy(box);
+      REQUIRE(live.count(id) == 0);  // an id placed by the rebuild is not handed out again
+      live[id] = box;
+    }
+    const bool was_active = tree.is_rebuilding();
+    tree.rebuild_gradually();
+    steps_while_active += was_active ? 1 : 0;
+    finished += was_active && !tree.is_rebuilding() ? 1 : 0;
+    REQUIRE_NOTHROW(tree.validate());
+    REQUIRE(tree.size() == live.size());
+    for (int q = 0; q < 10; ++q) {
+      const Aabb query = random_box(random, 25.0f);
+      REQUIRE(tree_answer(tree, query) == fat_answer(tree, live, query));
+    }
+  }
+  CHECK(finished >= 2);            // rebuilds both ran and ended
+  CHECK(steps_while_active >= 4);  // over several calls each
+}
+
+TEST_CASE("A gradual rebuild ends in the tree a whole rebuild makes", "[broadphase]") {
+  std::mt19937_64 random(7);
+  DynamicAabbTree gradual(FatBoxOptions{0.05f, 2.0f});
+  std::map<ProxyId, Aabb> live;
+  for (int i = 0; i < 300; ++i) {
+    const Aabb box = random_box(random, 20.0f);
+    live[gradual.create_proxy(box)] = box;
+  }
+  std::mt19937_64 motion(3);
+  while (!gradual.is_rebuilding()) {
+    move_all(gradual, live, motion);
+    gradual.rebuild_gradually();
+  }
+  DynamicAabbTree whole = gradual;  // the same leaves when the rebuild started
+  whole.rebuild();
+  while (gradual.is_rebuilding()) gradual.rebuild_gradually();  // no changes meanwhile
+  REQUIRE_NOTHROW(gradual.validate());
+  CHECK(gradual.height() == whole.height());
+  CHECK(gradual.sah_cost() == Approx(whole.sah_cost()).epsilon(1e-12));
+  CHECK(gradual.refits_since_rebuild() == 0);
+  for (int q = 0; q < 50; ++q) {
+    const Aabb query = random_box(random, 25.0f);
+    REQUIRE(tree_answer(gradual, query) == tree_answer(whole, query));
+  }
+}
+
+TEST_CASE("A whole rebuild or an origin shift during a gradual rebuild keeps the tree exact",
+          "[broadphase]") {
+  std::mt19937_64 random(11);
+  DynamicAabbTree tree(FatBoxOptions{0.05f, 2.0f});
+  std::map<ProxyId, Aabb> live;
+  for (int i = 0; i < 200; ++i) {
+    const Aabb box = random_box(random, 20.0f);
+    live[tree.create_proxy(box)] = box;
+  }
+  while (!tree.is_rebuilding()) {
+    move_all(tree, live, random);
+    tree.rebuild_gradually();
+  }
+  const ProxyId gone = live.begin()->first;
+  tree.destroy_proxy(gone);
+  live.erase(gone);
+  tree.shift(Vec3(0.5f, -0.25f, 1.0f));
+  REQUIRE_NOTHROW(tree.validate());
+  SECTION("finished") {
+    while (tree.is_rebuilding()) tree.rebuild_gradually();
+  }
+  SECTION("replaced by a whole rebuild") {
+    tree.rebuild();
+    CHECK_FALSE(tree.is_rebuilding());
+  }
+  REQUIRE_NOTHROW(tree.validate());
+  for (int q = 0; q < 30; ++q) {
+    const Aabb query = random_box(random, 25.0f);
+    REQUIRE(tree_answer(tree, query) == fat_answer(tree, live, query));
+  }
+}
+
+}  // namespace trisect::testing
