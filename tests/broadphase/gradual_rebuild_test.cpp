@@ -34,17 +34,31 @@ void move_all(DynamicAabbTree& tree, std::map<ProxyId, Aabb>& live, std::mt19937
   }
 }
 
+// A tree of `count` random proxies, and the proxies' boxes by id.
+DynamicAabbTree random_tree(std::mt19937_64& random, int count, std::map<ProxyId, Aabb>& live) {
+  DynamicAabbTree tree(FatBoxOptions{0.05f, 2.0f});
+  for (int i = 0; i < count; ++i) {
+    const Aabb box = random_box(random, 20.0f);
+    live[tree.create_proxy(box)] = box;
+  }
+  return tree;
+}
+
+// Moves every proxy a frame at a time until a gradual rebuild starts.
+void start_rebuild(DynamicAabbTree& tree, std::map<ProxyId, Aabb>& live, std::mt19937_64& random) {
+  while (!tree.is_rebuilding()) {
+    move_all(tree, live, random);
+    tree.rebuild_gradually();
+  }
+}
+
 }  // namespace
 
 TEST_CASE("A gradual rebuild keeps the tree exact while creates, moves and destroys go on",
           "[broadphase]") {
   std::mt19937_64 random(41);
-  DynamicAabbTree tree(FatBoxOptions{0.05f, 2.0f});
   std::map<ProxyId, Aabb> live;
-  for (int i = 0; i < 400; ++i) {
-    const Aabb box = random_box(random, 20.0f);
-    live[tree.create_proxy(box)] = box;
-  }
+  DynamicAabbTree tree = random_tree(random, 400, live);
   int finished = 0, steps_while_active = 0;
   for (int frame = 0; frame < 120; ++frame) {
     move_all(tree, live, random);
@@ -75,17 +89,10 @@ TEST_CASE("A gradual rebuild keeps the tree exact while creates, moves and destr
 
 TEST_CASE("A gradual rebuild ends in the tree a whole rebuild makes", "[broadphase]") {
   std::mt19937_64 random(7);
-  DynamicAabbTree gradual(FatBoxOptions{0.05f, 2.0f});
   std::map<ProxyId, Aabb> live;
-  for (int i = 0; i < 300; ++i) {
-    const Aabb box = random_box(random, 20.0f);
-    live[gradual.create_proxy(box)] = box;
-  }
+  DynamicAabbTree gradual = random_tree(random, 300, live);
   std::mt19937_64 motion(3);
-  while (!gradual.is_rebuilding()) {
-    move_all(gradual, live, motion);
-    gradual.rebuild_gradually();
-  }
+  start_rebuild(gradual, live, motion);
   DynamicAabbTree whole = gradual;  // the same leaves when the rebuild started
   whole.rebuild();
   while (gradual.is_rebuilding()) gradual.rebuild_gradually();  // no changes meanwhile
@@ -102,16 +109,9 @@ TEST_CASE("A gradual rebuild ends in the tree a whole rebuild makes", "[broadpha
 TEST_CASE("A whole rebuild or an origin shift during a gradual rebuild keeps the tree exact",
           "[broadphase]") {
   std::mt19937_64 random(11);
-  DynamicAabbTree tree(FatBoxOptions{0.05f, 2.0f});
   std::map<ProxyId, Aabb> live;
-  for (int i = 0; i < 200; ++i) {
-    const Aabb box = random_box(random, 20.0f);
-    live[tree.create_proxy(box)] = box;
-  }
-  while (!tree.is_rebuilding()) {
-    move_all(tree, live, random);
-    tree.rebuild_gradually();
-  }
+  DynamicAabbTree tree = random_tree(random, 200, live);
+  start_rebuild(tree, live, random);
   const ProxyId gone = live.begin()->first;
   tree.destroy_proxy(gone);
   live.erase(gone);

@@ -101,9 +101,9 @@ class DynamicAabbTree {
 
   /// A gradual rebuild starts when the in-place refits since the last rebuild reach this
   /// fraction of the proxies.
-  static constexpr double gradual_rebuild_start = 0.2;
+  static constexpr double gradual_rebuild_start = 0.1;
   /// A gradual rebuild is paced to end within this fraction of the proxies' worth of changes.
-  static constexpr double gradual_rebuild_pace = 0.2;
+  static constexpr double gradual_rebuild_pace = 0.3;
 
   /// True while a gradual rebuild is under way (started and not yet in place).
   [[nodiscard]] bool is_rebuilding() const noexcept { return gradual_.is_active; }
