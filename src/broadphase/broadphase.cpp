@@ -1,5 +1,7 @@
 #include "trisect/broadphase/broadphase.hpp"
 
+#include "reserve_more.hpp"
+
 #include <tbb/parallel_for.h>
 
 #include "trisect/detail/thread_fallback.hpp"
@@ -47,13 +49,6 @@ std::size_t for_chunks(const TaskExecutor& executor, std::size_t count, std::siz
   else  // on one thread again when a worker cannot start; each chunk remakes its whole result
     detail::with_thread_fallback(0, [&] { tbb::parallel_for(std::size_t{0}, chunks, run); });
   return chunks;
-}
-
-// Makes room for one more element (growing geometrically), so that a push_back after a change
-// elsewhere cannot throw.
-template <class T>
-void reserve_one_more(std::vector<T>& vector) {
-  if (vector.size() == vector.capacity()) vector.reserve(2 * vector.size() + 1);
 }
 
 }  // namespace
@@ -122,11 +117,11 @@ ProxyId Broadphase::create_proxy(const Aabb& box, const ProxyOptions& options) {
   require_layer(layer);
   const ProxyId id = free_ids_.empty() ? static_cast<ProxyId>(proxies_.size()) : free_ids_.back();
   // Room first, so that nothing below throws after the tree changed.
-  reserve_one_more(boxes_);
-  reserve_one_more(proxies_);
-  reserve_one_more(flags_);
-  reserve_one_more(fat_changed_);
-  reserve_one_more(moved_);
+  detail::reserve_more(boxes_, 1);
+  detail::reserve_more(proxies_, 1);
+  detail::reserve_more(flags_, 1);
+  detail::reserve_more(fat_changed_, 1);
+  detail::reserve_more(moved_, 1);
   DynamicAabbTree& tree = trees_[static_cast<std::size_t>(layer)];
   // The tree validates the box and margin before any change.
   const ProxyId node =
@@ -148,7 +143,7 @@ ProxyId Broadphase::create_proxy(const Aabb& box, const ProxyOptions& options) {
 
 void Broadphase::destroy_proxy(ProxyId id) {
   require_proxy(id);
-  reserve_one_more(destroyed_);
+  detail::reserve_more(destroyed_, 1);
   const Proxy& proxy = proxies_[id];
   trees_[static_cast<std::size_t>(proxy.layer)].destroy_proxy(proxy.node);
   flags_[id] &= static_cast<std::uint8_t>(~alive);
@@ -157,8 +152,8 @@ void Broadphase::destroy_proxy(ProxyId id) {
 
 void Broadphase::move_proxy(ProxyId id, const Aabb& box, const Vec3& displacement) {
   require_proxy(id);
-  reserve_one_more(fat_changed_);
-  reserve_one_more(moved_);
+  detail::reserve_more(fat_changed_, 1);
+  detail::reserve_more(moved_, 1);
   // Checked here, before the clamp below could make an infinite displacement finite; the tree
   // validates the box before it changes anything.
   DynamicAabbTree::require_displacement(id, displacement);
@@ -180,8 +175,8 @@ float Broadphase::anticipation_of(ProxyId id) noexcept {
 
 void Broadphase::set_filter(ProxyId id, ProxyFilter filter) {
   require_proxy(id);
-  reserve_one_more(fat_changed_);
-  reserve_one_more(moved_);
+  detail::reserve_more(fat_changed_, 1);
+  detail::reserve_more(moved_, 1);
   proxies_[id].filter = filter;
   // Its pairs are searched again (only those the new filter allows are found; the others are
   // dropped) and tested again.
@@ -194,8 +189,8 @@ void Broadphase::set_layer(ProxyId id, Layer layer) {
   require_layer(layer);
   Proxy& proxy = proxies_[id];
   if (proxy.layer == layer) return;
-  reserve_one_more(fat_changed_);
-  reserve_one_more(moved_);
+  detail::reserve_more(fat_changed_, 1);
+  detail::reserve_more(moved_, 1);
   // Into the new tree first: if that throws (out of memory), the old tree is untouched.
   const DynamicAabbTree& old_tree = trees_[static_cast<std::size_t>(proxy.layer)];
   const ProxyId node = trees_[static_cast<std::size_t>(layer)].create_proxy(

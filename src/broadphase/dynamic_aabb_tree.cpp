@@ -5,6 +5,7 @@
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
 
 #include "ray_box.hpp"
+#include "reserve_more.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -81,16 +82,19 @@ ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) 
 ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data, FatMargin margin) {
   require_box(box);
   require_margin(margin);
-  const std::int32_t leaf = allocate_node();
+  if (gradual_.is_active) detail::reserve_more(gradual_.created, 1);
+  const std::int32_t leaf = allocate_node();  // may throw: before any change
   Links& links = links_[static_cast<std::size_t>(leaf)];
   links.margin = margin;
   links.box = fat(box, growth_of(leaf, box), Vec3(0.0f));
   links.user_data = user_data;
-  if (gradual_.is_active) {
-    gradual_.created.reserve(gradual_.created.size() + 1);  // may throw: before any change
-    links.pending = pending_created;
+  if (gradual_.is_active) links.pending = pending_created;
+  try {
+    insert_subtree(leaf);
+  } catch (...) {  // no room for its parent: the tree is as it was
+    free_node(leaf);
+    throw;
   }
-  insert_leaf(leaf);
   if (gradual_.is_active) gradual_.created.push_back(leaf);  // cannot throw: room reserved
   ++proxy_count_;
   ++changes_;
@@ -110,16 +114,19 @@ FatMargin DynamicAabbTree::margin(ProxyId id) const {
 
 void DynamicAabbTree::destroy_proxy(ProxyId id) {
   require_proxy(id);
-  Links& links = links_[id];
-  const bool is_placed = (links.pending & pending_leaf) != 0;
-  if (is_placed) gradual_.ghosts.reserve(gradual_.ghosts.size() + 1);  // before any change
-  remove_leaf(static_cast<std::int32_t>(id));
-  if (is_placed) {
+  if ((links_[id].pending & pending_leaf) != 0) detail::reserve_more(gradual_.ghosts, 1);
+  remove_proxy(static_cast<std::int32_t>(id));
+}
+
+void DynamicAabbTree::remove_proxy(std::int32_t leaf) noexcept {
+  Links& links = links_[static_cast<std::size_t>(leaf)];
+  remove_leaf(leaf);
+  if ((links.pending & pending_leaf) != 0) {
     // The gradual rebuild places it: kept out of the free list until the new tree is in place.
     links.height = -2;
-    gradual_.ghosts.push_back(static_cast<std::int32_t>(id));
+    gradual_.ghosts.push_back(leaf);  // room made by the caller
   } else {
-    free_node(static_cast<std::int32_t>(id));
+    free_node(leaf);
   }
   --proxy_count_;
   ++changes_;
@@ -156,7 +163,7 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
   }
   remove_leaf(leaf);  // a jump: find the leaf a new place
   links_[id].box = wanted;
-  insert_leaf(leaf);
+  insert_subtree(leaf);
   ++changes_;
   return true;
 }

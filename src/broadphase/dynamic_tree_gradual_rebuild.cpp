@@ -13,7 +13,8 @@ namespace trisect {
 
 void DynamicAabbTree::rebuild_gradually() {
   if (!gradual_.is_active) {
-    if (proxy_count_ < 2 || double(refits_) < gradual_rebuild_start * double(proxy_count_)) return;
+    const double misplaced = double(refits_ + joined_);
+    if (proxy_count_ < 2 || misplaced < gradual_rebuild_start * double(proxy_count_)) return;
     start_gradual_rebuild();
     return;  // the first split (the whole range) waits for the next call
   }
@@ -33,8 +34,9 @@ void DynamicAabbTree::rebuild_gradually() {
 // estimate errs high so that the rebuild ends within its pace).
 void DynamicAabbTree::start_gradual_rebuild() {
   GradualRebuild& job = gradual_;
-  job.leaves.clear();
-  job.leaves.reserve(proxy_count_);
+  std::vector<BuildLeaf>& leaves = job.build.leaves;
+  leaves.clear();
+  leaves.reserve(proxy_count_);
   job.nodes.clear();
   job.nodes.reserve(proxy_count_ - 1);  // a binary tree over n leaves has n - 1 inner nodes
   job.ranges.clear();
@@ -43,11 +45,12 @@ void DynamicAabbTree::start_gradual_rebuild() {
   Aabb centers = Aabb::empty();
   for (std::size_t i = 0; i < nodes_.size(); ++i)
     if (links_[i].height == 0) {
-      job.leaves.push_back({links_[i].box, links_[i].box.center(), std::int32_t(i)});
-      centers.extend(job.leaves.back().center);
+      leaves.push_back({links_[i].box, links_[i].box.center(), std::int32_t(i)});
+      centers.extend(leaves.back().center);
     }
-  job.ranges.push_back({0, job.leaves.size(), centers, null_node, 0});
-  for (const BuildLeaf& leaf : job.leaves)
+  job.build.make_room();
+  job.ranges.push_back({0, leaves.size(), centers, null_node, 0});
+  for (const BuildLeaf& leaf : leaves)
     links_[static_cast<std::size_t>(leaf.node)].pending = pending_leaf;
   const double size = double(proxy_count_);
   const double total = 1.5 * size * double(std::bit_width(proxy_count_));
@@ -62,13 +65,9 @@ void DynamicAabbTree::start_gradual_rebuild() {
 void DynamicAabbTree::split_pending_range() {
   GradualRebuild& job = gradual_;
   const GradualRebuild::Range range = job.ranges.back();
-  std::int32_t child = job.leaves[range.begin].node;
+  std::int32_t child = job.build.leaves[range.begin].node;
   if (range.end - range.begin > 1) {
-    BuildSplit split{range.end};
-    if (range.end - range.begin >= median_split_below)
-      split = sah_partition(job.leaves, range.begin, range.end, range.centers);
-    if (split.middle == range.end)
-      split = median_partition(job.leaves, range.begin, range.end, range.centers);
+    const BuildSplit split = split_range(job.build, range.begin, range.end, range.centers);
     child = allocate_node();  // may throw: the stack is as it was
     Links& links = links_[static_cast<std::size_t>(child)];
     links.height = 1;  // inner, until its true height is known
@@ -127,9 +126,10 @@ void DynamicAabbTree::finish_gradual_rebuild() {
     if (links.height != 0 || (links.pending & pending_created) == 0) continue;  // gone again
     links.pending = 0;
     links.parent = null_node;
-    insert_leaf(leaf);
+    insert_subtree(leaf);
   }
   refits_ = 0;
+  joined_ = 0;
   job.is_active = false;
 }
 

@@ -5,12 +5,14 @@
 // area cost. One file: the sibling search and the rebuild compile to the same code as when the
 // tree was one source (GCC's inlining of the area helpers depends on what else the file holds).
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
+#include "trisect/math/float4.hpp"
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdlib>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace trisect {
@@ -39,33 +41,36 @@ double DynamicAabbTree::sah_cost() const {
 }
 
 // Greedy branch and bound over one root-to-leaf path (Bittner et al. 2015, as Box2D v3's
-// b2FindBestSibling does it): the cost of making node X the new leaf's sibling is the area of X
-// merged with the leaf plus the growth of every ancestor of X (the inherited cost). Below a
-// node, no sibling can cost less than the leaf's own area plus the growth so far plus the
-// node's own growth; the descent stops when both children's bounds are worse than the best
-// found. Only nodes at most `max_imbalance` high can be siblings, so that the new parent is
-// balanced (above them the descent goes on whatever the bounds). Among equal costs the lowest
-// node wins. Equal bounds (both children contain the leaf, or grow alike) send the descent
-// into the child with the smaller box, then the lower one: where the leaf's neighbours are
-// more likely, and a balanced tree of equal boxes.
-std::int32_t DynamicAabbTree::find_best_sibling(const Aabb& box) const {
-  const double leaf_area = half_area(box);
+// b2FindBestSibling does it): the cost of making node X the sibling of a new leaf (or subtree)
+// with box `box` is the area of X merged with it plus the growth of every ancestor of X (the
+// inherited cost). Below a node, no sibling can cost less than the box's own area plus the
+// growth so far plus the node's own growth; the descent stops when both children's bounds are
+// worse than the best found. Only nodes `height` to `height + max_imbalance` high can be
+// siblings, so that the new parent is balanced and its place in the tree one higher than
+// before (above them the descent goes on whatever the bounds; below them it stops). Among equal
+// costs the lowest node wins. Equal bounds (both children contain the box, or grow alike) send
+// the descent into the child with the smaller box, then the lower one: where the box's
+// neighbours are more likely, and a balanced tree of equal boxes. The tree must be at least
+// `height` high.
+std::int32_t DynamicAabbTree::find_best_sibling(const Aabb& box, int height) const {
+  const double box_area = half_area(box);
   const Links& root = links_[static_cast<std::size_t>(root_)];
   std::int32_t index = root_, best = null_node, best_height = 0;
   Aabb index_box = root.box;
-  bool is_leaf = root.height == 0;
+  int index_height = root.height;
   double best_cost = std::numeric_limits<double>::infinity();
-  const auto consider = [&](std::int32_t candidate, std::int32_t height, double cost) {
-    if (height > max_imbalance) return;
-    if (best == null_node || cost < best_cost || (cost == best_cost && height < best_height)) {
+  const auto consider = [&](std::int32_t candidate, std::int32_t candidate_height, double cost) {
+    if (candidate_height < height || candidate_height > height + max_imbalance) return;
+    if (best == null_node || cost < best_cost ||
+        (cost == best_cost && candidate_height < best_height)) {
       best_cost = cost;
       best = candidate;
-      best_height = height;
+      best_height = candidate_height;
     }
   };
   consider(root_, root.height, merged_area(index_box, box));
   double inherited = 0;
-  while (!is_leaf) {
+  while (index_height > height) {
     const Node& node = nodes_[static_cast<std::size_t>(index)];
     inherited += merged_area(index_box, box) - half_area(index_box);
     double lower_bound[2];
@@ -73,15 +78,15 @@ std::int32_t DynamicAabbTree::find_best_sibling(const Aabb& box) const {
       const Aabb& child_box = node.box[side];
       const double direct = merged_area(child_box, box);
       consider(node.child[side], node.height[side], direct + inherited);
-      lower_bound[side] = node.is_leaf(side)
+      lower_bound[side] = node.height[side] <= height
                               ? std::numeric_limits<double>::infinity()
-                              : leaf_area + inherited + direct - half_area(child_box);
+                              : box_area + inherited + direct - half_area(child_box);
     }
     if (lower_bound[0] > best_cost && lower_bound[1] > best_cost) break;
     const int side = descend_side(node, lower_bound);
     index = node.child[side];
     index_box = node.box[side];
-    is_leaf = node.is_leaf(side);
+    index_height = node.height[side];
   }
   return best;
 }
@@ -95,19 +100,22 @@ int DynamicAabbTree::descend_side(const Node& node, const double (&lower_bound)[
   return node.height[0] <= node.height[1] ? 0 : 1;
 }
 
-void DynamicAabbTree::insert_leaf(std::int32_t leaf) {
+void DynamicAabbTree::insert_subtree(std::int32_t subtree) {
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
   if (root_ == null_node) {
-    root_ = leaf;
-    links_[at(leaf)].parent = null_node;
+    root_ = subtree;
+    links_[at(subtree)].parent = null_node;
     return;
   }
-  const std::int32_t sibling = find_best_sibling(links_[at(leaf)].box);
+  const std::int32_t parent = allocate_node();  // may throw: before any change
+  // The shorter of the two goes into the taller (a leaf always into the tree).
+  if (links_[at(root_)].height < links_[at(subtree)].height) std::swap(root_, subtree);
+  const std::int32_t sibling =
+      find_best_sibling(links_[at(subtree)].box, links_[at(subtree)].height);
   const std::int32_t old_parent = links_[at(sibling)].parent;
   const int side = old_parent == null_node ? 0 : side_of(old_parent, sibling);
-  const std::int32_t parent = allocate_node();  // detached (no parent) until refitted
   set_child(parent, 0, sibling);
-  set_child(parent, 1, leaf);
+  set_child(parent, 1, subtree);
   (void)refit(parent);
   if (old_parent == null_node) {
     root_ = parent;
@@ -271,10 +279,26 @@ namespace {
 // Bins per axis of the rebuild's surface area heuristic.
 constexpr int sah_bins = 16;
 
+// A bin's bounds in 4-lane form (the fourth lane unused), so that adding a leaf is four
+// min/max instructions (Embree's builders accumulate bins the same way).
 struct SahBin {
-  Aabb box = Aabb::empty();      // of the leaves' fat boxes
-  Aabb centers = Aabb::empty();  // of their centres
+  Float4 box_min = Float4::splat(std::numeric_limits<float>::infinity());  // of the fat boxes
+  Float4 box_max = Float4::splat(-std::numeric_limits<float>::infinity());
+  Float4 center_min = Float4::splat(std::numeric_limits<float>::infinity());  // of the centres
+  Float4 center_max = Float4::splat(-std::numeric_limits<float>::infinity());
   std::size_t count = 0;
+  // Adds `leaf`: unaligned loads of three lanes each and the float after them (see BuildLeaf).
+  template <class Leaf>
+  void add(const Leaf& leaf) noexcept {
+    box_min = min_ignoring_nan(Float4::load_unaligned(&leaf.box.min.x), box_min);
+    box_max = max_ignoring_nan(Float4::load_unaligned(&leaf.box.max.x), box_max);
+    const Float4 center = Float4::load_unaligned(&leaf.center.x);
+    center_min = min_ignoring_nan(center, center_min);
+    center_max = max_ignoring_nan(center, center_max);
+    ++count;
+  }
+  [[nodiscard]] Aabb box() const noexcept { return {to_vec3(box_min), to_vec3(box_max)}; }
+  [[nodiscard]] Aabb centers() const noexcept { return {to_vec3(center_min), to_vec3(center_max)}; }
 };
 
 // The centres' bounds of leaves [begin, end).
@@ -315,19 +339,21 @@ bool keeps_balance(std::size_t left, std::size_t right, int max_imbalance) noexc
 }  // namespace
 
 void DynamicAabbTree::rebuild() {
-  std::vector<BuildLeaf> leaves;
-  leaves.reserve(proxy_count_);
+  BuildLeaves build;
+  build.leaves.reserve(proxy_count_);
   for (std::size_t i = 0; i < nodes_.size(); ++i)
     if (links_[i].height == 0)
-      leaves.push_back({links_[i].box, links_[i].box.center(), std::int32_t(i)});
+      build.leaves.push_back({links_[i].box, links_[i].box.center(), std::int32_t(i)});
+  build.make_room();
   cancel_gradual_rebuild();  // its nodes are freed below with the others
   refits_ = 0;
+  joined_ = 0;
   free_list_ = null_node;
   for (std::size_t i = nodes_.size(); i-- > 0;)
     if (links_[i].height != 0) free_node(static_cast<std::int32_t>(i));
-  root_ = leaves.empty()
-              ? null_node
-              : build_subtree(leaves, 0, leaves.size(), centers_of(leaves, 0, leaves.size()));
+  const std::size_t count = build.leaves.size();
+  root_ =
+      count == 0 ? null_node : build_subtree(build, 0, count, centers_of(build.leaves, 0, count));
   if (root_ != null_node) links_[static_cast<std::size_t>(root_)].parent = null_node;
 }
 
@@ -335,26 +361,28 @@ void DynamicAabbTree::rebuild() {
 // centres (Wald, "On fast construction of SAH-based bounding volume hierarchies", 2007) along
 // the widest axis of the centres: the bin boundary minimising left area x left count + right
 // area x right count, among those that keep the tree balanced. Returns the middle after
-// partitioning, or `end` when no boundary qualifies.
-DynamicAabbTree::BuildSplit DynamicAabbTree::sah_partition(std::vector<BuildLeaf>& leaves,
-                                                           std::size_t begin, std::size_t end,
-                                                           const Aabb& centers) {
+// partitioning, or `end` when no boundary qualifies. The partition copies the leaves through
+// the scratch room, each to its side's next place (a conditional index, not a branch: which
+// side a leaf goes to is a coin toss the branch predictor loses), keeping their order.
+DynamicAabbTree::BuildSplit DynamicAabbTree::sah_partition(BuildLeaves& build, std::size_t begin,
+                                                           std::size_t end, const Aabb& centers) {
+  std::vector<BuildLeaf>& leaves = build.leaves;
   const Vec3 size = centers.max - centers.min;
   const int axis = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
   if (!(centers.max[axis] > centers.min[axis])) return {end};
   const Binner bin_of(centers.min[axis], centers.max[axis]);
   std::array<SahBin, sah_bins> bins;
+  std::uint8_t* bin_ids = build.bin_ids.data() - begin;
   for (std::size_t i = begin; i < end; ++i) {
-    SahBin& bin = bins[std::size_t(bin_of(leaves[i].center[axis]))];
-    bin.box = bin.box.merged(leaves[i].box);
-    bin.centers.extend(leaves[i].center);
-    ++bin.count;
+    const int bin_id = bin_of(leaves[i].center[axis]);
+    bin_ids[i] = static_cast<std::uint8_t>(bin_id);
+    bins[static_cast<std::size_t>(bin_id)].add(leaves[i]);
   }
   std::array<double, sah_bins> right_cost{};  // cost of bins [b, sah_bins)
   Aabb right = Aabb::empty();
   std::size_t right_count = 0;
   for (int b = sah_bins - 1; b > 0; --b) {
-    right = right.merged(bins[std::size_t(b)].box);
+    right = right.merged(bins[std::size_t(b)].box());
     right_count += bins[std::size_t(b)].count;
     right_cost[std::size_t(b)] = right_count == 0 ? 0 : half_area(right) * double(right_count);
   }
@@ -363,7 +391,7 @@ DynamicAabbTree::BuildSplit DynamicAabbTree::sah_partition(std::vector<BuildLeaf
   Aabb left = Aabb::empty();
   std::size_t left_count = 0;
   for (int b = 1; b < sah_bins; ++b) {
-    left = left.merged(bins[std::size_t(b - 1)].box);
+    left = left.merged(bins[std::size_t(b - 1)].box());
     left_count += bins[std::size_t(b - 1)].count;
     if (left_count == 0 || !keeps_balance(left_count, end - begin - left_count, max_imbalance))
       continue;
@@ -377,28 +405,47 @@ DynamicAabbTree::BuildSplit DynamicAabbTree::sah_partition(std::vector<BuildLeaf
   BuildSplit split;
   for (int b = 0; b < sah_bins; ++b) {
     Aabb& side = b < best_bin ? split.left_centers : split.right_centers;
-    side = side.merged(bins[std::size_t(b)].centers);
+    side = side.merged(bins[std::size_t(b)].centers());
   }
-  const auto first = leaves.begin();
-  const auto middle = std::partition(
-      first + static_cast<std::ptrdiff_t>(begin), first + static_cast<std::ptrdiff_t>(end),
-      [&](const BuildLeaf& leaf) { return bin_of(leaf.center[axis]) < best_bin; });
-  split.middle = static_cast<std::size_t>(middle - first);
+  std::size_t to_left = 0;
+  for (int b = 0; b < best_bin; ++b) to_left += bins[std::size_t(b)].count;
+  BuildLeaf* out = build.scratch.data();
+  std::size_t next[2] = {0, to_left};  // the next places of a left (0) and a right (1) leaf
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::size_t side = bin_ids[i] < best_bin ? 0 : 1;
+    out[next[side]++] = leaves[i];
+  }
+  std::copy(out, out + (end - begin), leaves.begin() + static_cast<std::ptrdiff_t>(begin));
+  split.middle = begin + to_left;
   return split;
 }
 
 // Leaves and their centres side by side, so that the splits do not chase the nodes. Large
 // ranges split by the binned SAH, small ones (and ranges whose centres coincide) at the median
 // of the widest axis, ties by node.
-std::int32_t DynamicAabbTree::build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin,
-                                            std::size_t end, const Aabb& centers) {
-  if (end - begin == 1) return leaves[begin].node;
+DynamicAabbTree::BuildSplit DynamicAabbTree::split_range(BuildLeaves& build, std::size_t begin,
+                                                         std::size_t end, const Aabb& centers) {
   BuildSplit split{end};
-  if (end - begin >= median_split_below) split = sah_partition(leaves, begin, end, centers);
-  if (split.middle == end) split = median_partition(leaves, begin, end, centers);
+  if (end - begin >= median_split_below) split = sah_partition(build, begin, end, centers);
+  if (split.middle == end) split = median_partition(build.leaves, begin, end, centers);
+  return split;
+}
+
+std::int32_t DynamicAabbTree::build_subtree(BuildLeaves& build, std::size_t begin, std::size_t end,
+                                            const Aabb& centers) {
+  if (end - begin == 1) return build.leaves[begin].node;
+  const BuildSplit split = split_range(build, begin, end, centers);
+  // The leaves' links lie anywhere in the node storage: a range's are fetched once it is small,
+  // so that their misses overlap instead of coming one at a time as its nodes are made.
+  constexpr std::size_t fetch_below = 16;
+  if (end - begin > fetch_below)
+    for (const auto& [from, to] : {std::pair{begin, split.middle}, std::pair{split.middle, end}})
+      if (to - from <= fetch_below)
+        for (std::size_t i = from; i < to; ++i)
+          __builtin_prefetch(&links_[static_cast<std::size_t>(build.leaves[i].node)], 1);
   const std::int32_t parent = allocate_node();  // before its subtrees: nodes in depth-first order
-  const std::int32_t left = build_subtree(leaves, begin, split.middle, split.left_centers);
-  const std::int32_t right = build_subtree(leaves, split.middle, end, split.right_centers);
+  const std::int32_t left = build_subtree(build, begin, split.middle, split.left_centers);
+  const std::int32_t right = build_subtree(build, split.middle, end, split.right_centers);
   set_child(parent, 0, left);
   set_child(parent, 1, right);
   (void)refit(parent);

@@ -17,14 +17,6 @@
 namespace trisect::testing {
 namespace {
 
-std::vector<ProxyId> fat_answer(const DynamicAabbTree& tree, const std::map<ProxyId, Aabb>& live,
-                                const Aabb& query) {
-  std::vector<ProxyId> ids;
-  for (const auto& [id, box] : live)
-    if (tree.fat_box(id).overlaps(query)) ids.push_back(id);
-  return ids;
-}
-
 // Moves every live proxy a little (refits in place), then checks the tree against brute force.
 void move_all(DynamicAabbTree& tree, std::map<ProxyId, Aabb>& live, std::mt19937_64& random) {
   for (auto& [id, box] : live) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,25 @@ class Broadphase {
   /// `options`, as `create_proxy(box, layer, filter, user_data)` does. Throws `InvalidInput` for
   /// a bad box, layer or margin (nothing changes).
   ProxyId create_proxy(const Aabb& box, const ProxyOptions& options);
+
+  /// Adds one proxy per box of `boxes`, all with `options`, as a batch: the same ids, boxes,
+  /// layers and events as that many `create_proxy(boxes[i], options)` calls in order, but each
+  /// layer's tree gets the batch as one subtree built by the binned surface area heuristic
+  /// (`DynamicAabbTree::create_proxies`), faster and better shaped than proxies inserted one at
+  /// a time. Returns the ids, index for index. Every box is checked first: for a bad box, layer
+  /// or margin throws `InvalidInput` naming the index, and nothing changes.
+  std::vector<ProxyId> create_proxies(std::span<const Aabb> boxes,
+                                      const ProxyOptions& options = {});
+
+  /// As `create_proxies(boxes, options)` with proxy i given `options[i]`. Throws `InvalidInput`
+  /// when the spans' sizes differ, and as above.
+  std::vector<ProxyId> create_proxies(std::span<const Aabb> boxes,
+                                      std::span<const ProxyOptions> options);
+
+  /// Removes the proxies `ids`, as that many `destroy_proxy` calls would. Throws `InvalidInput`
+  /// naming the index of the first id that is not a live proxy or repeats an earlier one; then
+  /// nothing changes.
+  void destroy_proxies(std::span<const ProxyId> ids);
 
   /// Removes proxy `id`. Its current pairs are reported as ended by the next `update`, and its
   /// id is not reused before then. Throws `InvalidInput` when `id` is not a live proxy.
@@ -265,6 +285,9 @@ class Broadphase {
     is_sensor_pair = 2,  // either proxy is a sensor (fixed for the pair's life)
   };
 
+  // The batch creation: `options` holds one element for all the boxes, or one per box.
+  std::vector<ProxyId> create_batch(std::span<const Aabb> boxes,
+                                    std::span<const ProxyOptions> options);
   void require_proxy(ProxyId id) const;
   void require_known(ProxyId id) const;  // live, or destroyed and not yet reused
   static void require_layer(Layer layer);

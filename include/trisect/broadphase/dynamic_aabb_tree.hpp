@@ -15,6 +15,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -28,6 +29,13 @@ using ProxyId = std::uint32_t;
 template <class Visit>
 concept ProxyVisitor = requires(Visit visit, ProxyId id) {
   { visit(id) } -> std::convertible_to<bool>;
+};
+
+/// What `DynamicAabbTree::create_proxies` is given for one proxy.
+struct NewProxy {
+  Aabb box;                                        ///< Its box (finite, min <= max per axis).
+  std::uint64_t user_data = 0;                     ///< Its user value.
+  std::optional<FatMargin> margin = std::nullopt;  ///< Its margin; none: the tree's default.
 };
 
 /// A binary tree of boxes. Leaves are proxies and hold their fat box (see `FatBoxOptions`) and
@@ -46,6 +54,29 @@ class DynamicAabbTree {
   /// As `create_proxy(box, user_data)`, with the proxy's own fat-box margin `margin`. Throws
   /// `InvalidInput` for a bad box or a margin that is negative or not finite (nothing changes).
   ProxyId create_proxy(const Aabb& box, std::uint64_t user_data, FatMargin margin);
+
+  /// Inserts one proxy per element of `proxies`, as a batch: their tree is built by the binned
+  /// surface area heuristic of `rebuild()` and joined to the tree whole (the shorter of the two
+  /// goes where the taller's nodes of about its height grow least in area, and rotations
+  /// restore the balance, as for one insertion), so that the tree is as low as one built from
+  /// scratch where it was empty and queries see every proxy at once. Returns their ids, index
+  /// for index (which values is unspecified). Every box and margin is checked first: for a bad
+  /// one, throws `InvalidInput` naming its index, and nothing changes; nothing changes either
+  /// when memory runs out. The batch's proxies count towards the start of a gradual rebuild as
+  /// refits do (they were placed without the rest of the tree in view).
+  std::vector<ProxyId> create_proxies(std::span<const NewProxy> proxies);
+
+  /// Throws `InvalidInput` naming `index` (the proxy's place in its batch) when `proxy`'s box
+  /// or margin is bad: the check `create_proxies` makes of each proxy.
+  static void require_new_proxy(const NewProxy& proxy, std::size_t index);
+
+  /// As `create_proxies` with each box's user value 0 and the default margin.
+  std::vector<ProxyId> create_proxies(std::span<const Aabb> boxes);
+
+  /// Removes the proxies `ids`, as that many `destroy_proxy` calls would. Throws `InvalidInput`
+  /// naming the index of the first id that is not a live proxy or repeats an earlier one; then
+  /// nothing changes.
+  void destroy_proxies(std::span<const ProxyId> ids);
 
   /// Gives proxy `id` the fat-box margin `margin`, used from its next new fat box on (its next
   /// `move_proxy` that leaves or far outgrows the stored box). Throws `InvalidInput` for a bad
@@ -87,7 +118,8 @@ class DynamicAabbTree {
 
   /// One frame's share of a rebuild spread over many frames (PhysX's way: its scene-query
   /// trees are rebuilt over `dynamicTreeRebuildRateHint` frames while the old tree answers).
-  /// When no rebuild is under way and the in-place refits since the last rebuild reach
+  /// When no rebuild is under way and the in-place refits since the last rebuild, with the
+  /// proxies joined in batches (`create_proxies` into a tree that had proxies), reach
   /// `gradual_rebuild_start` of the proxies, a new one starts from the leaves' fat boxes as
   /// they are then; each later call splits ranges of it by the same binned SAH as `rebuild()`,
   /// as much work as the changes (refits, reinsertions, creations, destructions) since the
@@ -99,8 +131,8 @@ class DynamicAabbTree {
   /// until the new tree is in place. The result does not depend on how the work was spread.
   void rebuild_gradually();
 
-  /// A gradual rebuild starts when the in-place refits since the last rebuild reach this
-  /// fraction of the proxies.
+  /// A gradual rebuild starts when the in-place refits and batch joins since the last rebuild
+  /// reach this fraction of the proxies.
   static constexpr double gradual_rebuild_start = 0.1;
   /// A gradual rebuild is paced to end within this fraction of the proxies' worth of changes.
   static constexpr double gradual_rebuild_pace = 0.3;
@@ -220,10 +252,14 @@ class DynamicAabbTree {
   static void require_box(const Aabb& box);
   std::int32_t allocate_node();
   void free_node(std::int32_t index) noexcept;
-  [[nodiscard]] std::int32_t find_best_sibling(const Aabb& box) const;
+  [[nodiscard]] std::int32_t find_best_sibling(const Aabb& box, int height) const;
   [[nodiscard]] static int descend_side(const Node& node, const double (&lower_bound)[2]) noexcept;
-  void insert_leaf(std::int32_t leaf);
+  // Inserts the leaf or detached subtree `node` (its box and height set) into the tree.
+  void insert_subtree(std::int32_t node);
   void remove_leaf(std::int32_t leaf);
+  // Takes live leaf `leaf` out of the tree and frees it (or keeps it as a ghost of the gradual
+  // rebuild, for which the caller made room).
+  void remove_proxy(std::int32_t leaf) noexcept;
   [[nodiscard]] int side_of(std::int32_t parent, std::int32_t child) const noexcept;
   // Makes `child` the child of `parent` on `side`, copying its box and height there.
   void set_child(std::int32_t parent, int side, std::int32_t child) noexcept;
@@ -234,11 +270,14 @@ class DynamicAabbTree {
   void swap_children(std::int32_t parent_a, std::int32_t a, std::int32_t parent_b,
                      std::int32_t b) noexcept;
   bool refit(std::int32_t index) noexcept;  // true when the box or height changed
-  struct BuildLeaf {  // a leaf's fat box, its centre and its node, side by side for the build
+  // A leaf's fat box, its centre and its node, side by side for the build. The binning loads
+  // four floats from each of min, max and center: the fourth is the next member's.
+  struct BuildLeaf {
     Aabb box;
     Vec3 center;
     std::int32_t node;
   };
+  static_assert(sizeof(Aabb) == 24 && sizeof(Vec3) == 12 && sizeof(BuildLeaf) == 40);
   // Ranges of fewer leaves than this are split at the median (their SAH gains are small).
   static constexpr std::size_t median_split_below = 8;
   struct BuildSplit {  // leaves [begin, middle) go left, with the centres' bounds of each side
@@ -246,13 +285,28 @@ class DynamicAabbTree {
     Aabb left_centers = Aabb::empty();
     Aabb right_centers = Aabb::empty();
   };
-  std::int32_t build_subtree(std::vector<BuildLeaf>& leaves, std::size_t begin, std::size_t end,
+  // The builds' leaves, and the room a partition needs beside them.
+  struct BuildLeaves {
+    std::vector<BuildLeaf> leaves;
+    std::vector<BuildLeaf> scratch;     // where a partition copies them
+    std::vector<std::uint8_t> bin_ids;  // each leaf's bin, from a range's first
+    // Sizes the room for `leaves` (may throw: before the build changes anything).
+    void make_room() {
+      scratch.resize(leaves.size());
+      bin_ids.resize(leaves.size());
+    }
+  };
+  std::int32_t build_subtree(BuildLeaves& build, std::size_t begin, std::size_t end,
                              const Aabb& centers);
-  [[nodiscard]] static BuildSplit sah_partition(std::vector<BuildLeaf>& leaves, std::size_t begin,
+  [[nodiscard]] static BuildSplit sah_partition(BuildLeaves& build, std::size_t begin,
                                                 std::size_t end, const Aabb& centers);
   [[nodiscard]] static BuildSplit median_partition(std::vector<BuildLeaf>& leaves,
                                                    std::size_t begin, std::size_t end,
                                                    const Aabb& centers);
+  // One range's split: by `sah_partition`, else (small ranges, coinciding centres, no split
+  // that keeps the balance) by `median_partition`.
+  [[nodiscard]] static BuildSplit split_range(BuildLeaves& build, std::size_t begin,
+                                              std::size_t end, const Aabb& centers);
   template <class Overlaps, ProxyVisitor Visit>
   bool traverse(const Overlaps& overlaps, Visit& visit) const;
   template <class Overlaps, ProxyVisitor Visit>
@@ -266,6 +320,7 @@ class DynamicAabbTree {
   std::int32_t free_list_ = null_node;
   std::size_t proxy_count_ = 0;
   std::size_t refits_ = 0;
+  std::size_t joined_ = 0;   // proxies joined to the tree in batches since the last rebuild
   std::size_t changes_ = 0;  // refits, reinsertions, creations and destructions, ever
 
   // `Links::pending` bits.
@@ -282,7 +337,7 @@ class DynamicAabbTree {
       std::int32_t parent;
       int side;
     };
-    std::vector<BuildLeaf> leaves;      // the leaves when it started
+    BuildLeaves build;                  // the leaves when it started
     std::vector<Range> ranges;          // to split
     std::vector<std::int32_t> nodes;    // its inner nodes, parents before children
     std::vector<std::int32_t> created;  // leaves created since it started
