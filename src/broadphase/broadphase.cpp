@@ -105,6 +105,7 @@ void Broadphase::validate() const {
       throw std::logic_error("Broadphase::validate: proxy " + std::to_string(id) +
                              "'s fat box does not contain its box");
   }
+  validate_pairs();
 }
 
 ProxyId Broadphase::create_proxy(const Aabb& box, Layer layer, ProxyFilter filter,
@@ -120,6 +121,7 @@ ProxyId Broadphase::create_proxy(const Aabb& box, const ProxyOptions& options) {
   detail::reserve_more(boxes_, 1);
   detail::reserve_more(proxies_, 1);
   detail::reserve_more(flags_, 1);
+  detail::reserve_more(pair_lists_, 1);
   detail::reserve_more(fat_changed_, 1);
   detail::reserve_more(moved_, 1);
   DynamicAabbTree& tree = trees_[static_cast<std::size_t>(layer)];
@@ -130,6 +132,7 @@ ProxyId Broadphase::create_proxy(const Aabb& box, const ProxyOptions& options) {
     boxes_.emplace_back();
     proxies_.emplace_back();
     flags_.emplace_back();
+    pair_lists_.push_back(no_pair);
   } else {
     free_ids_.pop_back();
   }
@@ -338,56 +341,6 @@ std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
 // (keeping its state); otherwise, if its boxes overlapped, it ends now. A pair's boxes are
 // tested again when either proxy moved (a new fat box implies a move, so every new pair is
 // tested).
-void Broadphase::advance_pairs(const std::vector<ProxyPair>& found) {
-  began_.clear();
-  ended_.clear();
-  began_kinds_.clear();
-  ended_kinds_.clear();
-  pairs_.clear();
-  pair_kinds_.clear();
-  merged_.clear();
-  merged_.reserve(fat_pairs_.size() + found.size());
-  // `state`: the pair's kind bit and whether its boxes overlapped at the last update.
-  const auto advance = [&](const ProxyPair& pair, std::uint8_t state, bool is_dropped) {
-    const bool was = (state & was_overlapping) != 0;
-    bool is = was && !is_dropped;
-    if (!is_dropped && ((flags_[pair.first] | flags_[pair.second]) & moved) != 0)
-      is = boxes_[pair.first].overlaps(boxes_[pair.second]);
-    const auto kind_bit = static_cast<std::uint8_t>(state & is_sensor_pair);
-    const PairKind kind = kind_bit != 0 ? PairKind::sensor : PairKind::contact;
-    if (is && !was) {
-      began_.push_back(pair);
-      began_kinds_.push_back(kind);
-    } else if (was && !is) {
-      ended_.push_back(pair);
-      ended_kinds_.push_back(kind);
-    }
-    if (is) {
-      pairs_.push_back(pair);
-      pair_kinds_.push_back(kind);
-    }
-    if (!is_dropped)
-      merged_.push_back({pair, static_cast<std::uint8_t>(kind_bit | (is ? was_overlapping : 0))});
-  };
-  // A new pair's kind, fixed for its life.
-  const auto fresh = [&](const ProxyPair& pair) {
-    const bool has_sensor = ((flags_[pair.first] | flags_[pair.second]) & sensor) != 0;
-    advance(pair, has_sensor ? std::uint8_t{is_sensor_pair} : std::uint8_t{0}, false);
-  };
-  auto next = found.begin();
-  for (const FatPair& old : fat_pairs_) {
-    for (; next != found.end() && *next < old.pair; ++next) fresh(*next);
-    const bool is_found = next != found.end() && *next == old.pair;
-    next += is_found ? 1 : 0;
-    const std::uint8_t either = flags_[old.pair.first] | flags_[old.pair.second];
-    const bool is_stale = (either & fat_changed) != 0 || (flags_[old.pair.first] & alive) == 0 ||
-                          (flags_[old.pair.second] & alive) == 0;
-    advance(old.pair, old.state, is_stale && !is_found);
-  }
-  for (; next != found.end(); ++next) fresh(*next);
-  std::swap(fat_pairs_, merged_);
-}
-
 void Broadphase::recycle_destroyed() {
   for (const ProxyId id : fat_changed_) flags_[id] &= static_cast<std::uint8_t>(~fat_changed);
   for (const ProxyId id : moved_) flags_[id] &= static_cast<std::uint8_t>(~moved);

@@ -4,7 +4,8 @@
 /// overlapping. Two dynamic AABB trees, a static layer and a dynamic layer (as Bullet's
 /// btDbvtBroadphase and Jolt's broadphase layers separate them), and a cache of the pairs whose
 /// fat boxes overlap, so that only proxies that left their fat box search a tree (Box2D v3's
-/// move buffer).
+/// move buffer), kept in lists per proxy so that a frame looks at the pairs of the proxies that
+/// changed and no others.
 
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
 #include "trisect/broadphase/proxy.hpp"
@@ -275,14 +276,22 @@ class Broadphase {
   };
 
   // A pair whose fat boxes overlap, with whether the proxies' own boxes overlapped at the last
-  // update (`was_overlapping`) and whether it is a sensor pair.
+  // update (`was_overlapping`) and whether it is a sensor pair: a record of the pool
+  // `fat_pairs_`, linked into both proxies' lists of pairs (doubly, as Box2D links a contact
+  // into its two shapes' contact lists), so that a frame visits the pairs of the proxies that
+  // changed and no others. Link `k` belongs to `pair.first`'s list for k = 0, to
+  // `pair.second`'s for k = 1; free records are chained through `next[0]`.
+  static constexpr std::uint32_t no_pair = ~std::uint32_t{0};
   struct FatPair {
     ProxyPair pair;
+    std::uint32_t next[2] = {no_pair, no_pair};
+    std::uint32_t prev[2] = {no_pair, no_pair};
     std::uint8_t state = 0;
   };
   enum : std::uint8_t {
     was_overlapping = 1,
     is_sensor_pair = 2,  // either proxy is a sensor (fixed for the pair's life)
+    is_free_record = 4,  // a record of the pool not in use
   };
 
   // The batch creation: `options` holds one element for all the boxes, or one per box.
@@ -296,6 +305,25 @@ class Broadphase {
   [[nodiscard]] bool may_pair(const Proxy& a, const Proxy& b) const noexcept;
   [[nodiscard]] std::vector<ProxyPair> find_new_fat_pairs();
   void advance_pairs(const std::vector<ProxyPair>& found);
+  // Decides one pair whose proxies changed, or those of proxy `id`'s list (see the source).
+  void advance_pair(std::uint32_t record, const std::vector<ProxyPair>& found);
+  void advance_pairs_of(ProxyId id, const std::vector<ProxyPair>& found);
+  // True when proxy `id` moved or was destroyed this frame: its pairs may change.
+  [[nodiscard]] bool is_changed(ProxyId id) const noexcept {
+    return (flags_[id] & moved) != 0 || (flags_[id] & alive) == 0;
+  }
+  // `advance_pairs` walks the changed proxies' lists when fewer than 1 in this many proxies
+  // changed, else the whole pool in storage order.
+  static constexpr std::size_t walk_lists_below = 4;
+  void record_event(const FatPair& pair, bool is_overlapping);
+  // `pairs_` (and `pair_kinds_`) without `ended_`, with `began_`, ascending.
+  void apply_events();
+  std::uint32_t add_fat_pair(const ProxyPair& pair, std::uint8_t state) noexcept;
+  void remove_fat_pair(std::uint32_t record) noexcept;
+  [[nodiscard]] int side_in(const FatPair& pair, ProxyId id) const noexcept {
+    return pair.pair.first == id ? 0 : 1;
+  }
+  void validate_pairs() const;
   void recycle_destroyed();
 
   DynamicAabbTree trees_[2];
@@ -306,9 +334,18 @@ class Broadphase {
   std::vector<ProxyId> destroyed_;
   std::vector<ProxyId> fat_changed_;
   std::vector<ProxyId> moved_;
-  std::vector<FatPair> fat_pairs_;  // ascending by pair
-  std::vector<FatPair> merged_;     // the next frame's fat_pairs_, kept for its storage
-  std::vector<ProxyPair> pairs_;    // ascending: pairs whose boxes overlap
+  std::vector<FatPair> fat_pairs_;         // the pool of pair records
+  std::uint32_t free_fat_pair_ = no_pair;  // the first free record
+  std::vector<std::uint32_t> pair_lists_;  // by proxy id: the first record of its list
+  std::vector<std::uint8_t> is_found_;     // for `advance_pairs`, kept for its storage
+  struct Event {                           // a pair that began or ended this frame
+    ProxyPair pair;
+    PairKind kind;
+    bool began;
+    bool operator<(const Event& other) const noexcept { return pair < other.pair; }
+  };
+  std::vector<Event> events_;     // for `advance_pairs`, kept for its storage
+  std::vector<ProxyPair> pairs_;  // ascending: pairs whose boxes overlap
   std::vector<ProxyPair> began_;
   std::vector<ProxyPair> ended_;
   std::vector<PairKind> began_kinds_;

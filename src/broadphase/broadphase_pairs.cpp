@@ -1,0 +1,225 @@
+// The pairs of a `Broadphase` from frame to frame. Every pair whose fat boxes overlap is a record
+// linked into both of its proxies' lists (Box2D v3 links each contact into its two shapes'
+// contact lists the same way), so that a frame walks the lists of the proxies that moved or
+// were destroyed, and the pairs of proxies that stayed cost nothing. The frame's events are
+// then sorted, and the sorted list of overlapping pairs takes them in by block moves.
+#include "trisect/broadphase/broadphase.hpp"
+
+#include "reserve_more.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace trisect {
+
+std::uint32_t Broadphase::add_fat_pair(const ProxyPair& pair, std::uint8_t state) noexcept {
+  std::uint32_t record = free_fat_pair_;
+  if (record == no_pair) {
+    record = static_cast<std::uint32_t>(fat_pairs_.size());
+    fat_pairs_.emplace_back();  // room made by the caller
+  } else {
+    free_fat_pair_ = fat_pairs_[record].next[0];
+  }
+  FatPair& fat = fat_pairs_[record];
+  fat = FatPair{pair, {no_pair, no_pair}, {no_pair, no_pair}, state};
+  const ProxyId ends[2] = {pair.first, pair.second};
+  for (int side = 0; side < 2; ++side) {  // at the front of each list
+    std::uint32_t& head = pair_lists_[ends[side]];
+    if (head != no_pair) {
+      FatPair& old = fat_pairs_[head];
+      old.prev[side_in(old, ends[side])] = record;
+    }
+    fat.next[side] = head;
+    head = record;
+  }
+  return record;
+}
+
+void Broadphase::remove_fat_pair(std::uint32_t record) noexcept {
+  FatPair& fat = fat_pairs_[record];
+  const ProxyId ends[2] = {fat.pair.first, fat.pair.second};
+  for (int side = 0; side < 2; ++side) {
+    const std::uint32_t prev = fat.prev[side], next = fat.next[side];
+    if (prev == no_pair) {
+      pair_lists_[ends[side]] = next;
+    } else {
+      FatPair& before = fat_pairs_[prev];
+      before.next[side_in(before, ends[side])] = next;
+    }
+    if (next != no_pair) {
+      FatPair& after = fat_pairs_[next];
+      after.prev[side_in(after, ends[side])] = prev;
+    }
+  }
+  fat.next[0] = free_fat_pair_;
+  fat.state = is_free_record;
+  free_fat_pair_ = record;
+}
+
+void Broadphase::record_event(const FatPair& pair, bool is_overlapping) {
+  const PairKind kind = (pair.state & is_sensor_pair) != 0 ? PairKind::sensor : PairKind::contact;
+  events_.push_back({pair.pair, kind, is_overlapping});
+}
+
+// Decides pair `record`, one of whose proxies moved (its box, fat box, filter or layer changed,
+// or it is new) or was destroyed: whether it stays (both proxies live, and found again by the
+// searches if a fat box changed), and whether its boxes overlap now.
+void Broadphase::advance_pair(std::uint32_t record, const std::vector<ProxyPair>& found) {
+  FatPair& fat = fat_pairs_[record];
+  const std::uint8_t first = flags_[fat.pair.first], second = flags_[fat.pair.second];
+  bool is_kept = (first & second & alive) != 0;
+  if (is_kept && ((first | second) & fat_changed) != 0) {
+    const auto at = std::lower_bound(found.begin(), found.end(), fat.pair);
+    is_kept = at != found.end() && *at == fat.pair;
+    if (is_kept) is_found_[static_cast<std::size_t>(at - found.begin())] = 1;
+  }
+  const bool was = (fat.state & was_overlapping) != 0;
+  const bool is = is_kept && boxes_[fat.pair.first].overlaps(boxes_[fat.pair.second]);
+  if (is != was) record_event(fat, is);
+  if (is_kept)
+    fat.state =
+        static_cast<std::uint8_t>((fat.state & is_sensor_pair) | (is ? was_overlapping : 0));
+  else
+    remove_fat_pair(record);
+}
+
+// The pairs in proxy `id`'s list; a pair of two changed proxies is decided in the list of the
+// smaller, once.
+void Broadphase::advance_pairs_of(ProxyId id, const std::vector<ProxyPair>& found) {
+  std::uint32_t record = pair_lists_[id];
+  while (record != no_pair) {
+    const FatPair& fat = fat_pairs_[record];
+    const int side = side_in(fat, id);
+    const std::uint32_t next = fat.next[side];
+    const ProxyId other = side == 0 ? fat.pair.second : fat.pair.first;
+    if (!(is_changed(other) && other < id)) advance_pair(record, found);
+    record = next;
+  }
+}
+
+void Broadphase::advance_pairs(const std::vector<ProxyPair>& found) {
+  events_.clear();
+  is_found_.assign(found.size(), 0);
+  const std::size_t changed = moved_.size() + destroyed_.size();
+  if (changed * walk_lists_below < proxies_.size()) {
+    // Few proxies changed: their lists, whose records lie anywhere in the pool (the first of
+    // each list is fetched a few proxies ahead).
+    constexpr std::size_t ahead = 8;
+    for (std::size_t k = 0; k < moved_.size(); ++k) {
+      if (k + ahead < moved_.size()) {
+        const std::uint32_t later = pair_lists_[moved_[k + ahead]];
+        if (later != no_pair) __builtin_prefetch(&fat_pairs_[later]);
+      }
+      advance_pairs_of(moved_[k], found);
+    }
+    for (const ProxyId id : destroyed_)
+      if ((flags_[id] & moved) == 0) advance_pairs_of(id, found);  // else done above
+  } else {
+    // Many changed: one pass over the pool in storage order is faster than chasing the lists.
+    for (std::uint32_t record = 0; record < fat_pairs_.size(); ++record) {
+      const FatPair& fat = fat_pairs_[record];
+      if ((fat.state & is_free_record) == 0 &&
+          (is_changed(fat.pair.first) || is_changed(fat.pair.second)))
+        advance_pair(record, found);
+    }
+  }
+  detail::reserve_more(fat_pairs_, found.size());
+  for (std::size_t k = 0; k < found.size(); ++k) {
+    if (is_found_[k] != 0) continue;  // an existing pair, decided above
+    const ProxyPair& pair = found[k];
+    const bool has_sensor = ((flags_[pair.first] | flags_[pair.second]) & sensor) != 0;
+    const bool is = boxes_[pair.first].overlaps(boxes_[pair.second]);
+    const std::uint32_t record = add_fat_pair(
+        pair,
+        static_cast<std::uint8_t>((has_sensor ? is_sensor_pair : 0) | (is ? was_overlapping : 0)));
+    if (is) record_event(fat_pairs_[record], true);
+  }
+  std::sort(events_.begin(), events_.end());
+  began_.clear();
+  ended_.clear();
+  began_kinds_.clear();
+  ended_kinds_.clear();
+  for (const Event& event : events_) {
+    (event.began ? began_ : ended_).push_back(event.pair);
+    (event.began ? began_kinds_ : ended_kinds_).push_back(event.kind);
+  }
+  apply_events();
+}
+
+// Ended pairs leave by moving the blocks between them down; began pairs come in from the back,
+// the blocks between them moving up: each element moves at most twice, by block copies.
+void Broadphase::apply_events() {
+  std::size_t write = 0, read = 0;
+  const auto move_down = [&](std::size_t to) {
+    std::copy(pairs_.begin() + std::ptrdiff_t(read), pairs_.begin() + std::ptrdiff_t(to),
+              pairs_.begin() + std::ptrdiff_t(write));
+    std::copy(pair_kinds_.begin() + std::ptrdiff_t(read), pair_kinds_.begin() + std::ptrdiff_t(to),
+              pair_kinds_.begin() + std::ptrdiff_t(write));
+    write += to - read;
+  };
+  for (const ProxyPair& gone : ended_) {
+    const auto at = std::lower_bound(pairs_.begin() + std::ptrdiff_t(read), pairs_.end(), gone);
+    const auto index = static_cast<std::size_t>(at - pairs_.begin());
+    move_down(index);
+    read = index + 1;  // the ended pair is there: it overlapped at the last update
+  }
+  move_down(pairs_.size());
+  pairs_.resize(write);
+  pair_kinds_.resize(write);
+  std::size_t end = pairs_.size(), out = end + began_.size();
+  pairs_.resize(out);
+  pair_kinds_.resize(out);
+  for (std::size_t k = began_.size(); k-- > 0;) {
+    const auto at =
+        std::lower_bound(pairs_.begin(), pairs_.begin() + std::ptrdiff_t(end), began_[k]);
+    const auto index = static_cast<std::size_t>(at - pairs_.begin());
+    std::copy_backward(pairs_.begin() + std::ptrdiff_t(index), pairs_.begin() + std::ptrdiff_t(end),
+                       pairs_.begin() + std::ptrdiff_t(out));
+    std::copy_backward(pair_kinds_.begin() + std::ptrdiff_t(index),
+                       pair_kinds_.begin() + std::ptrdiff_t(end),
+                       pair_kinds_.begin() + std::ptrdiff_t(out));
+    out -= end - index + 1;
+    pairs_[out] = began_[k];
+    pair_kinds_[out] = began_kinds_[k];
+    end = index;
+  }
+}
+
+// Each live or destroyed proxy's list holds records of its own pairs, linked both ways; every
+// record in use is in both of its proxies' lists; `pairs_` is, ascending, the pairs whose
+// records say they overlapped at the last update.
+void Broadphase::validate_pairs() const {
+  const auto fail = [](const std::string& what) {
+    throw std::logic_error("Broadphase::validate: " + what);
+  };
+  std::vector<ProxyPair> overlapping;
+  std::size_t links = 0;
+  for (ProxyId id = 0; id < pair_lists_.size(); ++id) {
+    std::uint32_t prev = no_pair;
+    for (std::uint32_t record = pair_lists_[id]; record != no_pair;) {
+      if (record >= fat_pairs_.size())
+        fail("proxy " + std::to_string(id) + "'s pair list is broken");
+      const FatPair& fat = fat_pairs_[record];
+      if (fat.pair.first != id && fat.pair.second != id)
+        fail("proxy " + std::to_string(id) + "'s list holds a pair without it");
+      if (!(fat.pair.first < fat.pair.second)) fail("a pair is not in ascending order");
+      const int side = side_in(fat, id);
+      if (fat.prev[side] != prev) fail("proxy " + std::to_string(id) + "'s pair list is broken");
+      if (side == 0 && (fat.state & was_overlapping) != 0) overlapping.push_back(fat.pair);
+      ++links;
+      prev = record;
+      record = fat.next[side];
+    }
+  }
+  std::size_t free_records = 0;
+  for (std::uint32_t record = free_fat_pair_; record != no_pair;
+       record = fat_pairs_[record].next[0])
+    if (++free_records > fat_pairs_.size()) fail("the free pair records form a cycle");
+  if (links != 2 * (fat_pairs_.size() - free_records))
+    fail("a pair record is not in both of its proxies' lists");
+  std::sort(overlapping.begin(), overlapping.end());
+  if (overlapping != pairs_) fail("pairs() differs from the overlapping pair records");
+}
+
+}  // namespace trisect
