@@ -82,20 +82,20 @@ ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data) 
 ProxyId DynamicAabbTree::create_proxy(const Aabb& box, std::uint64_t user_data, FatMargin margin) {
   require_box(box);
   require_margin(margin);
-  if (gradual_.is_active) detail::reserve_more(gradual_.created, 1);
+  if (gradual_.is_active()) detail::reserve_more(gradual_.created, 1);
   const std::int32_t leaf = allocate_node();  // may throw: before any change
   Links& links = links_[static_cast<std::size_t>(leaf)];
   links.margin = margin;
   links.box = fat(box, growth_of(leaf, box), Vec3(0.0f));
   links.user_data = user_data;
-  if (gradual_.is_active) links.pending = pending_created;
+  if (gradual_.is_active()) links.pending = pending_created;
   try {
     insert_subtree(leaf);
   } catch (...) {  // no room for its parent: the tree is as it was
     free_node(leaf);
     throw;
   }
-  if (gradual_.is_active) gradual_.created.push_back(leaf);  // cannot throw: room reserved
+  if (gradual_.is_active()) gradual_.created.push_back(leaf);  // cannot throw: room reserved
   ++proxy_count_;
   ++changes_;
   return static_cast<ProxyId>(leaf);
@@ -114,14 +114,15 @@ FatMargin DynamicAabbTree::margin(ProxyId id) const {
 
 void DynamicAabbTree::destroy_proxy(ProxyId id) {
   require_proxy(id);
-  if ((links_[id].pending & pending_leaf) != 0) detail::reserve_more(gradual_.ghosts, 1);
+  if (gradual_.is_active() && (links_[id].pending & pending_leaf) != 0)
+    detail::reserve_more(gradual_.ghosts, 1);
   remove_proxy(static_cast<std::int32_t>(id));
 }
 
 void DynamicAabbTree::remove_proxy(std::int32_t leaf) noexcept {
   Links& links = links_[static_cast<std::size_t>(leaf)];
   remove_leaf(leaf);
-  if ((links.pending & pending_leaf) != 0) {
+  if (gradual_.is_active() && (links.pending & pending_leaf) != 0) {
     // The gradual rebuild places it: kept out of the free list until the new tree is in place.
     links.height = -2;
     gradual_.ghosts.push_back(leaf);  // room made by the caller
@@ -136,6 +137,7 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
   require_proxy(id);
   require_box(box);
   require_displacement(id, displacement);
+  reserve_box_change_note();
   const Aabb& stored = links_[id].box;
   const auto leaf = static_cast<std::int32_t>(id);
   const float growth = growth_of(leaf, box);
@@ -158,13 +160,15 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
     set_box(leaf, wanted, 0);
     ++refits_;
     ++changes_;
-    if (links_[id].parent != null_node) refit_upward(links_[id].parent, true, true);
+    note_box_changed(leaf);
+    if (parent(leaf) != null_node) refit_upward(parent(leaf), true, true);
     return true;
   }
   remove_leaf(leaf);  // a jump: find the leaf a new place
   links_[id].box = wanted;
-  insert_subtree(leaf);
+  insert_subtree(leaf);  // takes the node its removal freed: cannot throw
   ++changes_;
+  note_box_changed(leaf);
   return true;
 }
 
@@ -179,6 +183,7 @@ std::uint64_t DynamicAabbTree::user_data(ProxyId id) const {
 }
 
 std::int32_t DynamicAabbTree::allocate_node() {
+  std::size_t at = 0;
   if (free_list_ == null_node) {
     if (nodes_.size() >= std::size_t(std::numeric_limits<std::int32_t>::max()))
       throw std::length_error("DynamicAabbTree: more than 2^31 - 1 nodes");
@@ -189,21 +194,22 @@ std::int32_t DynamicAabbTree::allocate_node() {
       nodes_.pop_back();  // both or neither
       throw;
     }
-    return static_cast<std::int32_t>(nodes_.size() - 1);
+    at = nodes_.size() - 1;
+  } else {
+    at = static_cast<std::size_t>(free_list_);
+    free_list_ = links_[at].parents[0];
+    nodes_[at] = Node{};
+    links_[at] = Links{};
   }
-  const std::int32_t index = free_list_;
-  const auto at = static_cast<std::size_t>(index);
-  free_list_ = links_[at].parent;
-  nodes_[at] = Node{};
-  links_[at] = Links{};
-  return index;
+  links_[at].pending = generation_;  // an inner node of the tree, unless a rebuild's
+  return static_cast<std::int32_t>(at);
 }
 
 void DynamicAabbTree::free_node(std::int32_t index) noexcept {
   nodes_[static_cast<std::size_t>(index)] = Node{};
   Links& links = links_[static_cast<std::size_t>(index)];
   links.height = -1;
-  links.parent = free_list_;
+  links.parents[0] = free_list_;
   free_list_ = index;
 }
 
@@ -235,12 +241,16 @@ void DynamicAabbTree::shift(const Vec3& offset) {
     }
     set_box(static_cast<std::int32_t>(index), box, 0);
   }
+  // A rebuild installing its nodes installs them again, from the shifted boxes.
+  if (gradual_.phase == Phase::installing) {
+    gradual_.cursor = gradual_.nodes.size();
+    gradual_.moved.clear();
+  }
   // Inner boxes bottom up: children before parents, by height.
   if (root_ == null_node) return;
   std::vector<std::int32_t> inner;
   for (std::size_t index = 0; index < links_.size(); ++index)
-    if (links_[index].height > 0 && (links_[index].pending & pending_node) == 0)
-      inner.push_back(static_cast<std::int32_t>(index));
+    if (is_tree_inner(index)) inner.push_back(static_cast<std::int32_t>(index));
   std::sort(inner.begin(), inner.end(), [&](std::int32_t a, std::int32_t b) {
     return links_[static_cast<std::size_t>(a)].height < links_[static_cast<std::size_t>(b)].height;
   });

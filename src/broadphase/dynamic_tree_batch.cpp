@@ -45,7 +45,7 @@ std::vector<ProxyId> DynamicAabbTree::create_proxies(std::span<const NewProxy> p
   build.leaves.resize(count);
   build.make_room();
   std::vector<BuildLeaf>& leaves = build.leaves;
-  if (gradual_.is_active) detail::reserve_more(gradual_.created, count);
+  if (gradual_.is_active()) detail::reserve_more(gradual_.created, count);
   Aabb centers = Aabb::empty();
   for (std::size_t i = 0; i < count; ++i) {
     const std::int32_t leaf = allocate_node();  // room made above
@@ -56,13 +56,13 @@ std::vector<ProxyId> DynamicAabbTree::create_proxies(std::span<const NewProxy> p
     leaves[i] = {links.box, links.box.center(), leaf};
     centers.extend(leaves[i].center);
     ids[i] = static_cast<ProxyId>(leaf);
-    if (gradual_.is_active) {
+    if (gradual_.is_active()) {
       links.pending = pending_created;  // inserted again when the new tree is in place
       gradual_.created.push_back(leaf);
     }
   }
   const std::int32_t subtree = build_subtree(build, 0, count, centers);
-  links_[static_cast<std::size_t>(subtree)].parent = null_node;
+  set_parent(subtree, null_node);
   if (root_ != null_node) joined_ += count;
   insert_subtree(subtree);
   proxy_count_ += count;
@@ -79,8 +79,9 @@ void DynamicAabbTree::destroy_proxies(std::span<const ProxyId> ids) {
   if (repeat < ids.size())
     throw InvalidInput("destroy_proxies: proxy id " + std::to_string(ids[repeat]) + " (index " +
                        std::to_string(repeat) + " of the batch) repeats an earlier one");
-  const auto placed = std::count_if(
-      ids.begin(), ids.end(), [&](ProxyId id) { return (links_[id].pending & pending_leaf) != 0; });
+  const auto placed = std::count_if(ids.begin(), ids.end(), [&](ProxyId id) {
+    return gradual_.is_active() && (links_[id].pending & pending_leaf) != 0;
+  });
   detail::reserve_more(gradual_.ghosts, static_cast<std::size_t>(placed));
   for (const ProxyId id : ids) remove_proxy(static_cast<std::int32_t>(id));
 }

@@ -42,7 +42,7 @@ void DynamicAabbTree::validate() const {
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
   std::size_t reached = 0, leaves = 0;
   if (root_ != null_node) {
-    if (links_[at(root_)].parent != null_node) broken("root has a parent");
+    if (parent(root_) != null_node) broken("root has a parent");
     TraversalStack stack;
     stack.push(root_);
     while (!stack.is_empty()) {
@@ -58,7 +58,7 @@ void DynamicAabbTree::validate() const {
       const Node& node = nodes_[at(index)];
       for (int side = 0; side < 2; ++side) {
         const Links& child = links_[at(node.child[side])];
-        if (child.parent != index) broken(name + ": child's parent link");
+        if (child.parents[parent_slot_] != index) broken(name + ": child's parent link");
         if (node.height[side] != child.height) broken(name + ": stored child height differs");
         if (!(node.box[side] == child.box)) broken(name + ": stored child box differs");
       }
@@ -79,12 +79,14 @@ void DynamicAabbTree::validate() const {
     const Links& links = links_[at(index)];
     if (links.height != -1) broken("node " + std::to_string(index) + " on the free list is in use");
     if (++free > nodes_.size()) broken("a cycle in the free list");
-    index = links.parent;
+    index = links.parents[0];
   }
-  std::size_t pending = 0;  // the gradual rebuild's nodes and the leaves destroyed meanwhile
-  for (const Links& links : links_)
-    pending += (links.pending & pending_node) != 0 || links.height == -2 ? 1 : 0;
-  if (reached + free + pending != nodes_.size()) broken("nodes neither in the tree nor free");
+  // A gradual rebuild's new nodes and the leaves destroyed meanwhile, or once it is in place,
+  // the old nodes not yet freed.
+  std::size_t aside = 0;
+  for (std::size_t index = 0; index < links_.size(); ++index)
+    aside += (links_[index].height > 0 && !is_tree_inner(index)) || links_[index].height == -2;
+  if (reached + free + aside != nodes_.size()) broken("nodes neither in the tree nor free");
 }
 
 }  // namespace trisect

@@ -35,8 +35,7 @@ double DynamicAabbTree::sah_cost() const {
   if (root_area <= 0) return 0;
   double inner_area = 0;
   for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (links_[i].height > 0 && (links_[i].pending & pending_node) == 0)
-      inner_area += half_area(links_[i].box);
+    if (is_tree_inner(i)) inner_area += half_area(links_[i].box);
   return inner_area / root_area;
 }
 
@@ -104,42 +103,42 @@ void DynamicAabbTree::insert_subtree(std::int32_t subtree) {
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
   if (root_ == null_node) {
     root_ = subtree;
-    links_[at(subtree)].parent = null_node;
+    set_parent(subtree, null_node);
     return;
   }
-  const std::int32_t parent = allocate_node();  // may throw: before any change
+  const std::int32_t joint = allocate_node();  // may throw: before any change
   // The shorter of the two goes into the taller (a leaf always into the tree).
   if (links_[at(root_)].height < links_[at(subtree)].height) std::swap(root_, subtree);
   const std::int32_t sibling =
       find_best_sibling(links_[at(subtree)].box, links_[at(subtree)].height);
-  const std::int32_t old_parent = links_[at(sibling)].parent;
+  const std::int32_t old_parent = parent(sibling);
   const int side = old_parent == null_node ? 0 : side_of(old_parent, sibling);
-  set_child(parent, 0, sibling);
-  set_child(parent, 1, subtree);
-  (void)refit(parent);
+  set_child(joint, 0, sibling);
+  set_child(joint, 1, subtree);
+  (void)refit(joint);
   if (old_parent == null_node) {
-    root_ = parent;
+    root_ = joint;
   } else {
-    set_child(old_parent, side, parent);
+    set_child(old_parent, side, joint);
   }
-  refit_upward(parent, true, false);
+  refit_upward(joint, true, false);
 }
 
 void DynamicAabbTree::remove_leaf(std::int32_t leaf) {
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
-  const std::int32_t parent = links_[at(leaf)].parent;
-  links_[at(leaf)].parent = null_node;
+  const std::int32_t parent_node = parent(leaf);
+  set_parent(leaf, null_node);
   if (leaf == root_) {
     root_ = null_node;
     return;
   }
-  const std::int32_t grandparent = links_[at(parent)].parent;
-  const Node& old = nodes_[at(parent)];
+  const std::int32_t grandparent = parent(parent_node);
+  const Node& old = nodes_[at(parent_node)];
   const std::int32_t sibling = old.child[old.child[0] == leaf ? 1 : 0];
-  const int side = grandparent == null_node ? 0 : side_of(grandparent, parent);
-  free_node(parent);
+  const int side = grandparent == null_node ? 0 : side_of(grandparent, parent_node);
+  free_node(parent_node);
   if (grandparent == null_node) {
-    links_[at(sibling)].parent = null_node;
+    set_parent(sibling, null_node);
     root_ = sibling;
     return;
   }
@@ -159,16 +158,17 @@ void DynamicAabbTree::set_child(std::int32_t parent, int side, std::int32_t chil
   node.child[side] = child;
   node.box[side] = links.box;
   node.height[side] = links.height;
-  links.parent = parent;
+  links.parents[parent_slot_] = parent;
 }
 
 void DynamicAabbTree::set_box(std::int32_t index, const Aabb& box, std::int32_t height) noexcept {
   Links& links = links_[static_cast<std::size_t>(index)];
   links.box = box;
   links.height = static_cast<std::int16_t>(height);
-  if (links.parent == null_node) return;
-  Node& parent = nodes_[static_cast<std::size_t>(links.parent)];
-  const int side = side_of(links.parent, index);
+  const std::int32_t above = links.parents[parent_slot_];
+  if (above == null_node) return;
+  Node& parent = nodes_[static_cast<std::size_t>(above)];
+  const int side = side_of(above, index);
   parent.box[side] = box;
   parent.height[side] = static_cast<std::int16_t>(height);
 }
@@ -191,7 +191,7 @@ void DynamicAabbTree::refit_upward(std::int32_t index, bool improve_area, bool u
     const bool changed = refit(index);
     const bool rotated = rotate(index, improve_area);
     if (until_unchanged && !changed && !rotated) return;
-    index = links_[static_cast<std::size_t>(index)].parent;
+    index = parent(index);
   }
 }
 
@@ -354,7 +354,7 @@ void DynamicAabbTree::rebuild() {
   const std::size_t count = build.leaves.size();
   root_ =
       count == 0 ? null_node : build_subtree(build, 0, count, centers_of(build.leaves, 0, count));
-  if (root_ != null_node) links_[static_cast<std::size_t>(root_)].parent = null_node;
+  if (root_ != null_node) set_parent(root_, null_node);
 }
 
 // The split of [begin, end) by the surface area heuristic (MacDonald & Booth 1990) over binned
@@ -443,13 +443,13 @@ std::int32_t DynamicAabbTree::build_subtree(BuildLeaves& build, std::size_t begi
       if (to - from <= fetch_below)
         for (std::size_t i = from; i < to; ++i)
           __builtin_prefetch(&links_[static_cast<std::size_t>(build.leaves[i].node)], 1);
-  const std::int32_t parent = allocate_node();  // before its subtrees: nodes in depth-first order
+  const std::int32_t node = allocate_node();  // before its subtrees: nodes in depth-first order
   const std::int32_t left = build_subtree(build, begin, split.middle, split.left_centers);
   const std::int32_t right = build_subtree(build, split.middle, end, split.right_centers);
-  set_child(parent, 0, left);
-  set_child(parent, 1, right);
-  (void)refit(parent);
-  return parent;
+  set_child(node, 0, left);
+  set_child(node, 1, right);
+  (void)refit(node);
+  return node;
 }
 
 // The split of [begin, end) at the median of the widest axis of the centres, ties by node.

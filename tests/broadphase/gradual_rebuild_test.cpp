@@ -44,6 +44,13 @@ void start_rebuild(DynamicAabbTree& tree, std::map<ProxyId, Aabb>& live, std::mt
   }
 }
 
+// A tree of `count` random proxies, moved until a gradual rebuild is under way.
+DynamicAabbTree rebuilding_tree(std::mt19937_64& random, int count, std::map<ProxyId, Aabb>& live) {
+  DynamicAabbTree tree = random_tree(random, count, live);
+  start_rebuild(tree, live, random);
+  return tree;
+}
+
 }  // namespace
 
 TEST_CASE("A gradual rebuild keeps the tree exact while creates, moves and destroys go on",
@@ -102,8 +109,7 @@ TEST_CASE("A whole rebuild or an origin shift during a gradual rebuild keeps the
           "[broadphase]") {
   std::mt19937_64 random(11);
   std::map<ProxyId, Aabb> live;
-  DynamicAabbTree tree = random_tree(random, 200, live);
-  start_rebuild(tree, live, random);
+  DynamicAabbTree tree = rebuilding_tree(random, 200, live);
   const ProxyId gone = live.begin()->first;
   tree.destroy_proxy(gone);
   live.erase(gone);
@@ -116,11 +122,39 @@ TEST_CASE("A whole rebuild or an origin shift during a gradual rebuild keeps the
     tree.rebuild();
     CHECK_FALSE(tree.is_rebuilding());
   }
-  REQUIRE_NOTHROW(tree.validate());
-  for (int q = 0; q < 30; ++q) {
-    const Aabb query = random_box(random, 25.0f);
-    REQUIRE(tree_answer(tree, query) == fat_answer(tree, live, query));
+  require_exact_answers(tree, live, random, 25.0f, 30);
+}
+
+TEST_CASE("A rebuild spread over many calls stays exact through moves, jumps and shifts",
+          "[broadphase]") {
+  // Few changes a call, so that every phase (gathering, splitting, installing, and freeing the
+  // old nodes after) spans many calls with changes between them.
+  std::mt19937_64 random(13);
+  std::map<ProxyId, Aabb> live;
+  DynamicAabbTree tree = rebuilding_tree(random, 300, live);
+  int calls = 0, after = 0;
+  while (after < 40) {
+    for (int k = 0; k < 3; ++k) {  // small steps: refitted in place
+      auto moving = live.begin();
+      std::advance(moving, std::uniform_int_distribution<int>(0, int(live.size()) - 1)(random));
+      const Vec3 step = random_point(random, 0.3f);
+      moving->second = Aabb{moving->second.min + step, moving->second.max + step};
+      (void)tree.move_proxy(moving->first, moving->second, step);
+    }
+    if (calls % 7 == 0) {  // a jump: reinserted
+      auto jumping = live.begin();
+      std::advance(jumping, std::uniform_int_distribution<int>(0, int(live.size()) - 1)(random));
+      jumping->second = random_box(random, 20.0f);
+      (void)tree.move_proxy(jumping->first, jumping->second);
+    }
+    if (calls % 29 == 0) tree.shift(Vec3(0.5f, -0.25f, 1.0f));
+    const bool was_rebuilding = tree.is_rebuilding();
+    tree.rebuild_gradually();
+    ++calls;
+    after += was_rebuilding ? 0 : 1;
+    require_exact_answers(tree, live, random, 25.0f, 5);
   }
+  CHECK(calls >= 60);  // spread over many calls
 }
 
 }  // namespace trisect::testing

@@ -120,15 +120,18 @@ class DynamicAabbTree {
   /// trees are rebuilt over `dynamicTreeRebuildRateHint` frames while the old tree answers).
   /// When no rebuild is under way and the in-place refits since the last rebuild, with the
   /// proxies joined in batches (`create_proxies` into a tree that had proxies), reach
-  /// `gradual_rebuild_start` of the proxies, a new one starts from the leaves' fat boxes as
-  /// they are then; each later call splits ranges of it by the same binned SAH as `rebuild()`,
-  /// as much work as the changes (refits, reinsertions, creations, destructions) since the
-  /// previous call pay for at a rate that finishes it within `gradual_rebuild_pace` of the
-  /// proxies' worth of changes, and at least 1/256 of it. The call that does the last split
-  /// puts the new tree in place of the old, with the current fat boxes, then removes the
-  /// proxies destroyed and inserts those created meanwhile. Meanwhile every query, move and
-  /// update works on the old tree as before; destroyed proxies' ids are not handed out again
-  /// until the new tree is in place. The result does not depend on how the work was spread.
+  /// `gradual_rebuild_start` of the proxies, a new one starts. Its work is spread in phases
+  /// over the calls: taking the leaves' fat boxes (each as it is when taken), splitting their
+  /// ranges by the same binned SAH as `rebuild()`, giving the new nodes their children's
+  /// current boxes, then (the new tree in place) freeing the old nodes. Each call does as much
+  /// as the changes (refits, reinsertions, creations, destructions) since the previous call pay
+  /// for at a rate that finishes the rebuild within `gradual_rebuild_pace` of the proxies'
+  /// worth of changes, and at least 1/256 of it. The call that gives the last new node its
+  /// boxes puts the new tree in place of the old, refits the proxies whose fat boxes changed
+  /// since, removes the proxies destroyed and inserts those created meanwhile. Until then every
+  /// query, move and update works on the old tree as before; destroyed proxies' ids are not
+  /// handed out again until the new tree is in place. With no changes meanwhile, the result
+  /// is the tree `rebuild()` makes from the same leaves.
   void rebuild_gradually();
 
   /// A gradual rebuild starts when the in-place refits and batch joins since the last rebuild
@@ -138,7 +141,7 @@ class DynamicAabbTree {
   static constexpr double gradual_rebuild_pace = 0.3;
 
   /// True while a gradual rebuild is under way (started and not yet in place).
-  [[nodiscard]] bool is_rebuilding() const noexcept { return gradual_.is_active; }
+  [[nodiscard]] bool is_rebuilding() const noexcept { return gradual_.is_active(); }
 
   /// How many moves refitted a proxy in place since the tree was created or last rebuilt: each
   /// leaves the proxy where it was in the tree, so the tree's quality drifts as this grows.
@@ -234,14 +237,28 @@ class DynamicAabbTree {
 
   // What updates read: the node's own box (a leaf's fat box; the union of an inner node's
   // children's) and the links up the tree.
+  // A node's parent is kept in two slots, the tree's (`parent_slot_`) and the other, where a
+  // gradual rebuild links the new tree while the old one still uses the first: putting the
+  // new tree in place flips the slot instead of writing every parent link at once.
   struct Links {
     Aabb box = {};
-    std::int32_t parent = null_node;  // next free node when on the free list
-    std::int16_t height = 0;          // 0 for leaves, -1 when free, -2 destroyed while rebuilding
-    std::uint8_t pending = 0;         // its part in the gradual rebuild (`Pending`)
+    std::int32_t parents[2] = {null_node, null_node};  // [0]: next free node when free
+    std::int16_t height = 0;   // 0 for leaves, -1 when free, -2 destroyed while rebuilding
+    std::uint8_t pending = 0;  // its part in the gradual rebuild (`Pending`) and generation
     std::uint64_t user_data = 0;
     FatMargin margin;  // a leaf's
   };
+  [[nodiscard]] std::int32_t parent(std::int32_t index) const noexcept {
+    return links_[static_cast<std::size_t>(index)].parents[parent_slot_];
+  }
+  void set_parent(std::int32_t index, std::int32_t parent) noexcept {
+    links_[static_cast<std::size_t>(index)].parents[parent_slot_] = parent;
+  }
+  // True when node `index` is an inner node of the tree (not one of a gradual rebuild's new
+  // nodes before they are in place, nor an old one after, not yet freed).
+  [[nodiscard]] bool is_tree_inner(std::size_t index) const noexcept {
+    return links_[index].height > 0 && (links_[index].pending & new_generation) == generation_;
+  }
 
   // The fat box of `box` grown by `growth` and stretched by `ahead` (see `FatBoxOptions`).
   [[nodiscard]] static Aabb fat(const Aabb& box, float growth, const Vec3& ahead) noexcept;
@@ -326,10 +343,22 @@ class DynamicAabbTree {
   // `Links::pending` bits.
   enum Pending : std::uint8_t {
     pending_leaf = 1,     // a leaf the gradual rebuild places
-    pending_node = 2,     // an inner node of the gradual rebuild, not yet in the tree
     pending_created = 4,  // a leaf created during it, inserted when it is put in place
+    // An inner node's generation: the tree's inner nodes have `generation_`; a gradual
+    // rebuild makes its new nodes with the other value, and putting them in place flips
+    // `generation_`, which leaves the old nodes to be freed a share at a time.
+    new_generation = 8,
   };
-  // The rebuild under way (see `rebuild_gradually`).
+  std::uint8_t generation_ = 0;  // 0 or new_generation
+  int parent_slot_ = 0;          // which of `Links::parents` the tree uses
+  // The rebuild under way (see `rebuild_gradually`), in phases.
+  enum class Phase : std::uint8_t {
+    idle,
+    gathering,   // taking the leaves, in storage order
+    splitting,   // splitting their ranges into the new tree's nodes, top down
+    installing,  // giving its nodes their children's boxes, bottom up (the old tree answers)
+    sweeping,    // the new tree in place: freeing the old nodes, in storage order
+  };
   struct GradualRebuild {
     struct Range {  // leaves [begin, end) to build, as child `side` of pending node `parent`
       std::size_t begin, end;
@@ -337,20 +366,36 @@ class DynamicAabbTree {
       std::int32_t parent;
       int side;
     };
-    BuildLeaves build;                  // the leaves when it started
+    Phase phase = Phase::idle;
+    std::size_t cursor = 0;             // the next node to gather or sweep, or nodes to install
+    Aabb centers = Aabb::empty();       // of the leaves gathered
+    BuildLeaves build;                  // the leaves gathered
     std::vector<Range> ranges;          // to split
     std::vector<std::int32_t> nodes;    // its inner nodes, parents before children
     std::vector<std::int32_t> created;  // leaves created since it started
     std::vector<std::int32_t> ghosts;   // its leaves destroyed since it started
+    std::vector<std::int32_t> moved;    // its leaves whose boxes changed while installing
     std::int32_t root = null_node;
-    double work_per_change = 0;  // leaf-splits one change pays for
-    double minimum_work = 0;     // leaf-splits per call at least
+    double work_per_change = 0;  // work units one change pays for
+    double minimum_work = 0;     // work units per call at least
     std::size_t changes_seen = 0;
-    bool is_active = false;
+    // True from the start of the gathering to the new tree's being put in place.
+    [[nodiscard]] bool is_active() const noexcept {
+      return phase != Phase::idle && phase != Phase::sweeping;
+    }
   };
   void start_gradual_rebuild();
+  // Each does up to `work` units of its phase and returns what is left of `work`.
+  double gather_leaves(double work);
+  double split_ranges(double work);
+  double install_nodes(double work);
+  double sweep_old_nodes(double work);
   void split_pending_range();
-  void finish_gradual_rebuild();
+  void put_new_tree_in_place();
+  // Notes that leaf `leaf`'s box changed: one placed by a rebuild that is installing its
+  // nodes is refitted again in the new tree when it is put in place (room made by the caller).
+  void note_box_changed(std::int32_t leaf) noexcept;
+  void reserve_box_change_note();
   void cancel_gradual_rebuild() noexcept;
   GradualRebuild gradual_;
 };
