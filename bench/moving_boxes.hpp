@@ -8,7 +8,10 @@
 // about (2s/L)^3 per axis triple. With half-extents uniform in [0.5, 1.5], E[s^3] = 9, so
 // each box overlaps about (n - 1) * 72 / L^3 others: L = cbrt(36 n) gives two.
 // Velocities: each component uniform in [-0.05, 0.05] per frame (3 m/s at 60 Hz for boxes of
-// about a metre).
+// about a metre). A larger cube can be given (the movers of bench/static_level.hpp).
+//
+// Like every scenario of bench/broadphase.cpp, it has size(), box(i), is_static(i), the movers,
+// displacement(i) (a mover's motion in the last frame) and advance().
 #include <trisect/math/aabb.hpp>
 
 #include <cmath>
@@ -24,10 +27,15 @@ struct MovingBoxes {
   std::vector<std::uint32_t> movers;  // the boxes that move (all, or every tenth)
   float half_side = 0;
 
-  /// `count` boxes, of which every (1 / moving_fraction)-th moves.
-  MovingBoxes(std::size_t count, std::size_t move_every, std::uint64_t seed) {
+  /// `count` boxes, of which every `move_every`-th moves, in the cube that gives each box about
+  /// two overlaps.
+  MovingBoxes(std::size_t count, std::size_t move_every, std::uint64_t seed)
+      : MovingBoxes(count, move_every, seed, 0.5f * std::cbrt(36.0f * static_cast<float>(count))) {}
+
+  /// The same in the cube [-cube_half_side, cube_half_side]^3.
+  MovingBoxes(std::size_t count, std::size_t move_every, std::uint64_t seed, float cube_half_side)
+      : half_side(cube_half_side) {
     std::mt19937_64 random(seed);
-    half_side = 0.5f * std::cbrt(36.0f * static_cast<float>(count));
     std::uniform_real_distribution<float> half_extent(0.5f, 1.5f), speed(-0.05f, 0.05f);
     for (std::size_t i = 0; i < count; ++i) {
       const trisect::Vec3 extent(half_extent(random), half_extent(random), half_extent(random));
@@ -47,6 +55,12 @@ struct MovingBoxes {
   [[nodiscard]] trisect::Aabb box(std::size_t i) const {
     return trisect::Aabb::from_center_extents(centers[i], extents[i]);
   }
+
+  /// Every box is dynamic.
+  [[nodiscard]] static bool is_static(std::size_t) { return false; }
+
+  /// Mover i's motion in the last frame: its velocity.
+  [[nodiscard]] const trisect::Vec3& displacement(std::size_t i) const { return velocities[i]; }
 
   /// One frame: every mover steps by its velocity, reversing it at a wall.
   void advance() {
