@@ -217,6 +217,10 @@ bool DynamicAabbTree::ray_meets(const Ray& ray, const Aabb& box) {
   return detail::ray_meets_box(ray, box);
 }
 
+bool detail::exact_ray_meets_box(const Ray& ray, const Aabb& box) {
+  return ray_meets_box(ray, box);
+}
+
 namespace {
 
 // `value` + `offset` rounded to float and then one float step toward `outward`: on that side

@@ -12,6 +12,7 @@
 // `exact::sign_of` on the cross-multiplied difference (as `exactly_within` of
 // geometry/detail/ray_parameter.hpp compares a triangle's t with the ray's bounds).
 
+#include "trisect/broadphase/detail/ray_box_filter.hpp"
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/exact.hpp"
 #include "trisect/math/ray.hpp"
@@ -32,21 +33,8 @@ struct SlabEnd {
   double approximation;
 };
 
-// A double computed as fl(fl(point - origin) / direction) from floats is within
-// (1 + u)^2 - 1 < 2.01·u of the exact quotient, relative to the quotient and to itself (u =
-// 2^-53; no overflow or underflow: |quotient| lies in [2^-277, 2^278]); t_min and t_max are
-// exact. Moving it away from zero (towards zero) by 2^-50 of its magnitude, a rounded product
-// that still moves it by at least (8 - 1 - 0.01)·u of it, gives a number no smaller (no larger)
-// than the exact value. Monotonic, so moving a maximum or minimum moves every term's.
-inline constexpr double slab_slack = 0x1p-50;
-
-inline double no_less_than(double approximation) noexcept {
-  return approximation * (approximation > 0 ? 1 + slab_slack : 1 - slab_slack);
-}
-
-inline double no_more_than(double approximation) noexcept {
-  return approximation * (approximation > 0 ? 1 - slab_slack : 1 + slab_slack);
-}
+// A double computed as fl(fl(point - origin) / direction) from floats carries two roundings,
+// fewer than the three `slab_slack` allows for (ray_box_filter.hpp).
 
 // The exact sign of entry - exit: of (pe - oe)·de' - (px - ox)·de, times the directions' signs
 // (pe, oe, de of the entry; px, ox, dx of the exit; both directions non-zero).

@@ -35,11 +35,12 @@ struct Later {
 TreeRayCursor::TreeRayCursor(const DynamicAabbTree& tree, const Ray& ray) : tree_(&tree) {
   if (tree.root_ == DynamicAabbTree::null_node) return;
   const DynamicAabbTree::Links& root = tree.links_[static_cast<std::size_t>(tree.root_)];
-  push(ray, root.box, tree.root_, root.height == 0);
+  push(ray, detail::RayBoxFilter(ray), root.box, tree.root_, root.height == 0);
 }
 
-void TreeRayCursor::push(const Ray& ray, const Aabb& box, std::int32_t index, bool leaf) {
-  if (!DynamicAabbTree::ray_meets(ray, box)) return;
+void TreeRayCursor::push(const Ray& ray, const detail::RayBoxFilter& filter, const Aabb& box,
+                         std::int32_t index, bool leaf) {
+  if (!filter.meets(box)) return;
   heap_.push_back({entry_estimate(ray, box), index, leaf});
   std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
@@ -49,17 +50,18 @@ double TreeRayCursor::next_entry() const noexcept {
 }
 
 ProxyId TreeRayCursor::next(const Ray& ray) {
+  const detail::RayBoxFilter filter(ray);
   while (!heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), Later{});
     const Entry top = heap_.back();
     heap_.pop_back();
     const auto at = static_cast<std::size_t>(top.index);
     // Tested again: the ray may have been shortened since this entry was queued.
-    if (!DynamicAabbTree::ray_meets(ray, tree_->links_[at].box)) continue;
+    if (!filter.meets(tree_->links_[at].box)) continue;
     if (top.leaf) return static_cast<ProxyId>(top.index);
     const DynamicAabbTree::Node& node = tree_->nodes_[at];
     for (int side = 0; side < 2; ++side)
-      push(ray, node.box[side], node.child[side], node.is_leaf(side));
+      push(ray, filter, node.box[side], node.child[side], node.is_leaf(side));
   }
   return null;
 }

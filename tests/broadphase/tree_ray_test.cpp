@@ -240,4 +240,41 @@ TEST_CASE("DynamicAabbTree ray queries equal the exact oracle on random rays", "
   }
 }
 
+TEST_CASE("The ray filter decides only what the exact oracle says, at the float range's ends",
+          "[broadphase]") {
+  // Directions with subnormal and huge components, boxes out to ±FLT_MAX, open and flipped
+  // parameter bounds: every box the filter decides, it decides as the oracle does.
+  std::mt19937_64 random(61);
+  constexpr float largest = std::numeric_limits<float>::max();
+  const float tiny = std::numeric_limits<float>::denorm_min();
+  const auto pick = [&](std::initializer_list<float> values) {
+    return *std::next(values.begin(),
+                      std::uniform_int_distribution<int>(0, int(values.size()) - 1)(random));
+  };
+  int decided = 0, undecided = 0;
+  for (int k = 0; k < 20000; ++k) {
+    Vec3 origin, direction, low, high;
+    for (int axis = 0; axis < 3; ++axis) {
+      origin[axis] = pick({0.0f, 1.0f, -largest, largest, tiny, random_scaled(random, 100)});
+      direction[axis] = pick({0.0f, tiny, -tiny, 1.0f, -largest, random_scaled(random, 120)});
+      const float a = pick({-largest, largest, 0.0f, tiny, random_scaled(random, 100)});
+      const float b = pick({-largest, largest, 1.0f, -tiny, random_scaled(random, 100)});
+      low[axis] = std::min(a, b);
+      high[axis] = std::max(a, b);
+    }
+    if (direction == Vec3(0.0f)) direction.x = 1.0f;
+    const Ray ray{origin, direction, pick({0.0f, -infinity, 1.0f, 2.0f}),
+                  pick({infinity, 1.0f, 0.5f, largest})};
+    const Aabb box{low, high};
+    const detail::RayBoxFilter filter(ray);
+    const int decision = filter.decide(box);
+    const bool expected = exact_ray_meets_box(ray, box);
+    INFO("case " << k);
+    if (decision != 0) REQUIRE((decision > 0) == expected);
+    REQUIRE(filter.meets(box) == expected);
+    (decision != 0 ? decided : undecided) += 1;
+  }
+  CHECK(decided > 10 * undecided);  // the exact path is the exception
+}
+
 }  // namespace trisect::testing

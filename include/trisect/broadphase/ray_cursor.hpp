@@ -3,6 +3,7 @@
 /// Rays cast nearest first into a `DynamicAabbTree`, with a `t_max` the caller shortens as it
 /// finds hits (Box2D's tree ray cast, with exact box tests).
 
+#include "trisect/broadphase/detail/ray_box_filter.hpp"
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
 
 #include <algorithm>
@@ -34,7 +35,8 @@ class TreeRayCursor {
     std::int32_t index;
     bool leaf;
   };
-  void push(const Ray& ray, const Aabb& box, std::int32_t index, bool leaf);
+  void push(const Ray& ray, const detail::RayBoxFilter& filter, const Aabb& box, std::int32_t index,
+            bool leaf);
   const DynamicAabbTree* tree_;
   std::vector<Entry> heap_;
 };

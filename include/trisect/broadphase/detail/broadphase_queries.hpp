@@ -6,6 +6,7 @@
 /// stability promised).
 
 #include "trisect/broadphase/broadphase.hpp"
+#include "trisect/broadphase/detail/ray_box_filter.hpp"
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
 #include "trisect/broadphase/proxy.hpp"
 #include "trisect/broadphase/ray_cursor.hpp"
@@ -51,10 +52,11 @@ inline bool Broadphase::query(const Sphere& ball, const ProxyQueryFilter& filter
 
 template <ProxyVisitor Visit>
 inline bool Broadphase::query(const Ray& ray, const ProxyQueryFilter& filter, Visit&& visit) const {
+  const detail::RayBoxFilter boxes_met(ray);
   for (const DynamicAabbTree& tree : trees_) {
     const bool finished = tree.query(ray, [&](ProxyId node) {
       const auto id = static_cast<ProxyId>(tree.user_data_unchecked(node));
-      return !passes(filter, id) || !DynamicAabbTree::ray_meets(ray, boxes_[id]) || visit(id);
+      return !passes(filter, id) || !boxes_met.meets(boxes_[id]) || visit(id);
     });
     if (!finished) return false;
   }

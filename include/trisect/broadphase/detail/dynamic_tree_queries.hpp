@@ -4,6 +4,7 @@
 /// up to eight box searches interleaved): the templates `dynamic_aabb_tree.hpp` declares, which
 /// it includes from here. Not part of the API (no stability promised).
 
+#include "trisect/broadphase/detail/ray_box_filter.hpp"
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
 #include "trisect/broadphase/traversal_stack.hpp"
 #include "trisect/math/aabb.hpp"
@@ -102,7 +103,8 @@ bool DynamicAabbTree::query(const Aabb& box, Visit&& visit) const {
 template <ProxyVisitor Visit>
 bool DynamicAabbTree::query(const Ray& ray, Visit&& visit) const {
   trisect::validate(ray);
-  return traverse([&ray](const Aabb& node_box) { return ray_meets(ray, node_box); }, visit);
+  const detail::RayBoxFilter filter(ray);
+  return traverse([&filter](const Aabb& node_box) { return filter.meets(node_box); }, visit);
 }
 
 }  // namespace trisect
