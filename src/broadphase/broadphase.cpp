@@ -122,6 +122,7 @@ ProxyId Broadphase::create_proxy(const Aabb& box, const ProxyOptions& options) {
   detail::reserve_more(proxies_, 1);
   detail::reserve_more(flags_, 1);
   detail::reserve_more(pair_lists_, 1);
+  detail::reserve_more(rests_, 1);
   detail::reserve_more(fat_changed_, 1);
   detail::reserve_more(moved_, 1);
   DynamicAabbTree& tree = trees_[static_cast<std::size_t>(layer)];
@@ -133,6 +134,7 @@ ProxyId Broadphase::create_proxy(const Aabb& box, const ProxyOptions& options) {
     proxies_.emplace_back();
     flags_.emplace_back();
     pair_lists_.push_back(no_pair);
+    rests_.emplace_back();  // set when its first update settles it
   } else {
     free_ids_.pop_back();
   }
@@ -343,7 +345,8 @@ std::vector<ProxyPair> Broadphase::find_new_fat_pairs() {
 // tested).
 void Broadphase::recycle_destroyed() {
   for (const ProxyId id : fat_changed_) flags_[id] &= static_cast<std::uint8_t>(~fat_changed);
-  for (const ProxyId id : moved_) flags_[id] &= static_cast<std::uint8_t>(~moved);
+  for (const ProxyId id : moved_) flags_[id] &= static_cast<std::uint8_t>(~(moved | unsettled));
+  unsettled_.clear();
   fat_changed_.clear();
   moved_.clear();
   // Reused last-in first-out; highest ids last so that low ids come back first.

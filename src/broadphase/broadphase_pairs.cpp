@@ -8,6 +8,8 @@
 #include "reserve_more.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -101,20 +103,21 @@ void Broadphase::advance_pairs_of(ProxyId id, const std::vector<ProxyPair>& foun
 void Broadphase::advance_pairs(const std::vector<ProxyPair>& found) {
   events_.clear();
   is_found_.assign(found.size(), 0);
-  const std::size_t changed = moved_.size() + destroyed_.size();
+  find_unsettled();
+  const std::size_t changed = unsettled_.size() + destroyed_.size();
   if (changed * walk_lists_below < proxies_.size()) {
     // Few proxies changed: their lists, whose records lie anywhere in the pool (the first of
     // each list is fetched a few proxies ahead).
     constexpr std::size_t ahead = 8;
-    for (std::size_t k = 0; k < moved_.size(); ++k) {
-      if (k + ahead < moved_.size()) {
-        const std::uint32_t later = pair_lists_[moved_[k + ahead]];
+    for (std::size_t k = 0; k < unsettled_.size(); ++k) {
+      if (k + ahead < unsettled_.size()) {
+        const std::uint32_t later = pair_lists_[unsettled_[k + ahead]];
         if (later != no_pair) __builtin_prefetch(&fat_pairs_[later]);
       }
-      advance_pairs_of(moved_[k], found);
+      advance_pairs_of(unsettled_[k], found);
     }
     for (const ProxyId id : destroyed_)
-      if ((flags_[id] & moved) == 0) advance_pairs_of(id, found);  // else done above
+      if ((flags_[id] & unsettled) == 0) advance_pairs_of(id, found);  // else done above
   } else {
     // Many changed: one pass over the pool in storage order is faster than chasing the lists.
     for (std::uint32_t record = 0; record < fat_pairs_.size(); ++record) {
@@ -145,6 +148,91 @@ void Broadphase::advance_pairs(const std::vector<ProxyPair>& found) {
     (event.began ? began_kinds_ : ended_kinds_).push_back(event.kind);
   }
   apply_events();
+  settle();
+}
+
+namespace {
+
+// 1 - 2^-50: a double times it lies below the exact value of which the double is an
+// approximation within a few units in the last place (a difference of two floats, or of two
+// such doubles, rounded once).
+constexpr double below = 1 - 0x1p-50;
+
+// The largest float no larger than `value` (>= 0).
+float float_below(double value) noexcept {
+  const auto rounded = static_cast<float>(value);
+  return double(rounded) > value ? std::nextafter(rounded, 0.0f) : rounded;
+}
+
+// No larger than the clearance of closed boxes `a` and `b`: the smallest depth of their overlap
+// over the axes when they overlap (0 when they touch), the largest gap otherwise. Any boxes
+// whose faces lie within s and t of theirs overlap alike when the depth is >= s + t, and are
+// apart alike when the gap is > s + t.
+double clearance(const Aabb& a, const Aabb& b) noexcept {
+  if (a.overlaps(b)) {
+    double depth = std::numeric_limits<double>::infinity();
+    for (int axis = 0; axis < 3; ++axis)
+      depth = std::min({depth, double(b.max[axis]) - double(a.min[axis]),
+                        double(a.max[axis]) - double(b.min[axis])});
+    return depth * below;
+  }
+  double gap = 0;
+  for (int axis = 0; axis < 3; ++axis)
+    gap = std::max({gap, double(b.min[axis]) - double(a.max[axis]),
+                    double(a.min[axis]) - double(b.max[axis])});
+  return gap * below;
+}
+
+// True when every face of `box` lies within `slack` of `reference`'s (each difference rounded
+// at most once, so moved up by 2^-50 of itself to be no less than the exact one).
+bool stays_within(const Aabb& box, const Aabb& reference, float slack) noexcept {
+  double drift = 0;
+  for (int axis = 0; axis < 3; ++axis)
+    drift = std::max({drift, std::abs(double(box.min[axis]) - double(reference.min[axis])),
+                      std::abs(double(box.max[axis]) - double(reference.max[axis]))});
+  return drift * (1 + 0x1p-50) <= double(slack);
+}
+
+}  // namespace
+
+void Broadphase::find_unsettled() {
+  unsettled_.clear();
+  for (const ProxyId id : moved_) {
+    const std::uint8_t flags = flags_[id];
+    if ((flags & alive) == 0) continue;  // destroyed: its pairs end
+    if ((flags & fat_changed) == 0 &&
+        stays_within(boxes_[id], rests_[id].reference, rests_[id].slack))
+      continue;  // at rest: its pairs stay as they are
+    flags_[id] |= unsettled;
+    unsettled_.push_back(id);
+  }
+}
+
+// How much slack proxy `id` (unsettled, at its new reference) may take for its pair with
+// `other`: half the clearance when `other` is unsettled too (each takes half), else what
+// `other`'s slack leaves of it; when that is nothing, `other`'s slack shrinks to the clearance
+// (the pair was decided this frame, and `other` is unsettled at the next frame if it strays).
+double Broadphase::allowance(ProxyId id, ProxyId other) {
+  const double room = clearance(rests_[id].reference, rests_[other].reference);
+  if ((flags_[other] & unsettled) != 0) return room / 2;
+  const double left = room - double(rests_[other].slack);
+  if (left > 0) return left * below;
+  rests_[other].slack = float_below(room);
+  return 0;
+}
+
+void Broadphase::settle() {
+  for (const ProxyId id : unsettled_) rests_[id].reference = boxes_[id];
+  for (const ProxyId id : unsettled_) {
+    double slack = std::numeric_limits<double>::infinity();  // no pairs: no limit
+    for (std::uint32_t record = pair_lists_[id]; record != no_pair;) {
+      const FatPair& fat = fat_pairs_[record];
+      const int side = side_in(fat, id);
+      slack = std::min(slack, allowance(id, side == 0 ? fat.pair.second : fat.pair.first));
+      record = fat.next[side];
+    }
+    rests_[id].slack = float_below(std::min(slack, double(std::numeric_limits<float>::max())));
+  }
 }
 
 // Ended pairs leave by moving the blocks between them down; began pairs come in from the back,
@@ -207,6 +295,12 @@ void Broadphase::validate_pairs() const {
       const int side = side_in(fat, id);
       if (fat.prev[side] != prev) fail("proxy " + std::to_string(id) + "'s pair list is broken");
       if (side == 0 && (fat.state & was_overlapping) != 0) overlapping.push_back(fat.pair);
+      const Rest& a = rests_[fat.pair.first];
+      const Rest& b = rests_[fat.pair.second];
+      if (side == 0 && double(a.slack) + double(b.slack) >
+                           clearance(a.reference, b.reference) / below * (1 + 0x1p-48))
+        fail("the slacks of pair (" + std::to_string(fat.pair.first) + ", " +
+             std::to_string(fat.pair.second) + ") exceed their references' clearance");
       ++links;
       prev = record;
       record = fat.next[side];

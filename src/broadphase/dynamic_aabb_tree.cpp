@@ -3,6 +3,7 @@
 // around them (insertion, rotations, rebuild) is dynamic_tree_structure.cpp; the bound on its
 // height and the check of its invariants are dynamic_tree_checks.cpp.
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
+#include "trisect/math/float4.hpp"
 
 #include "ray_box.hpp"
 #include "reserve_more.hpp"
@@ -21,6 +22,31 @@ namespace {
 inline Vec3 clamp_to_finite(const Vec3& v) noexcept {
   constexpr float largest = std::numeric_limits<float>::max();
   return glm::clamp(v, Vec3(-largest), Vec3(largest));
+}
+
+// A box's corners as four lanes each (the fourth unused), loaded from within the box.
+Float4 low_corner(const Aabb& box) noexcept { return Float4::load_unaligned(&box.min.x); }
+Float4 high_corner(const Aabb& box) noexcept {
+  return shuffle<1, 2, 3, 3>(Float4::load_unaligned(&box.min.z));
+}
+
+// `move_proxy`'s rule for keeping the stored fat box, in four lanes (each lane rounds as the
+// scalar expressions would): it holds the box and is not much larger than needed (after a
+// fast motion stops): Box2D's rule, with four margins of slack, plus the anticipated travel
+// `ahead` behind the box (the stored box trails a steadily moving proxy by up to that much).
+// Each bound adds terms of one sign, so infinities cannot cancel.
+bool keeps_fat_box(const Aabb& stored, const Aabb& box, float growth, const Vec3& ahead) noexcept {
+  const Float4 stored_low = low_corner(stored), stored_high = high_corner(stored);
+  const Float4 low = low_corner(box), high = high_corner(box);
+  constexpr unsigned xyz = 7;
+  if ((less_equal_mask(stored_low, low) & less_equal_mask(high, stored_high) & xyz) != xyz)
+    return false;
+  const Float4 travel = Float4::xyz(ahead.x, ahead.y, ahead.z), zero = Float4::splat(0.0f);
+  const Float4 reach = Float4::splat(5.0f * growth) + abs(travel);
+  const Float4 roomy_low = low - reach + min_ignoring_nan(travel, zero);
+  const Float4 roomy_high = high + reach + max_ignoring_nan(travel, zero);
+  return (less_equal_mask(roomy_low, stored_low) & less_equal_mask(stored_high, roomy_high) &
+          xyz) == xyz;
 }
 
 }  // namespace
@@ -142,16 +168,7 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
   const auto leaf = static_cast<std::int32_t>(id);
   const float growth = growth_of(leaf, box);
   const Vec3 ahead = options_.displacement_multiplier * displacement;
-  // Keep the stored box while it holds the box and is not much larger than needed (after a
-  // fast motion stops): Box2D's rule, with four margins of slack, plus the anticipated travel
-  // behind the box (the stored box trails a steadily moving proxy by up to that much). Each
-  // bound adds terms of one sign, so infinities cannot cancel.
-  if (stored.contains(box)) {
-    const Vec3 reach = Vec3(5.0f * growth) + glm::abs(ahead);
-    const Aabb roomy{box.min - reach + glm::min(ahead, Vec3(0.0f)),
-                     box.max + reach + glm::max(ahead, Vec3(0.0f))};
-    if (roomy.contains(stored)) return false;
-  }
+  if (keeps_fat_box(stored, box, growth, ahead)) return false;
   const Aabb wanted = fat(box, growth, ahead);
   if (stored.overlaps(wanted)) {
     // A continuous motion: refit the ancestors in place, with rotations, up to the first one

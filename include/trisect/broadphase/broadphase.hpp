@@ -273,6 +273,7 @@ class Broadphase {
     fat_changed = 2,  // its fat box changed this frame (it is on `fat_changed_`)
     moved = 4,        // its box changed this frame (or it is new)
     sensor = 8,       // a sensor
+    unsettled = 16,   // it moved beyond its slack this frame, or its fat box changed
   };
 
   // A pair whose fat boxes overlap, with whether the proxies' own boxes overlapped at the last
@@ -308,10 +309,16 @@ class Broadphase {
   // Decides one pair whose proxies changed, or those of proxy `id`'s list (see the source).
   void advance_pair(std::uint32_t record, const std::vector<ProxyPair>& found);
   void advance_pairs_of(ProxyId id, const std::vector<ProxyPair>& found);
-  // True when proxy `id` moved or was destroyed this frame: its pairs may change.
+  // True when proxy `id` is unsettled or was destroyed this frame: its pairs may change.
   [[nodiscard]] bool is_changed(ProxyId id) const noexcept {
-    return (flags_[id] & moved) != 0 || (flags_[id] & alive) == 0;
+    return (flags_[id] & unsettled) != 0 || (flags_[id] & alive) == 0;
   }
+  // Marks the moved proxies that left their slack (or whose fat box changed) unsettled.
+  void find_unsettled();
+  // New reference boxes for the unsettled proxies, and slacks that keep every pair's state
+  // while each proxy stays within its own (see `Rest`).
+  void settle();
+  [[nodiscard]] double allowance(ProxyId id, ProxyId other);
   // `advance_pairs` walks the changed proxies' lists when fewer than 1 in this many proxies
   // changed, else the whole pool in storage order.
   static constexpr std::size_t walk_lists_below = 4;
@@ -328,6 +335,17 @@ class Broadphase {
 
   DynamicAabbTree trees_[2];
   std::vector<Aabb> boxes_;  // by proxy id: the box last given
+  // Where a proxy's pairs were last decided and how far its box may stray from there before
+  // they must be decided again: while both proxies of a pair keep every face of their boxes
+  // within their slacks of their references, the pair's state cannot change, because the
+  // references' clearance (the smallest depth of overlap, or the largest gap) is at least the
+  // two slacks' sum (at most, for a gap). A resting pile's jitter then costs no pair work.
+  struct Rest {
+    Aabb reference;
+    float slack = 0;
+  };
+  std::vector<Rest> rests_;         // by proxy id
+  std::vector<ProxyId> unsettled_;  // this frame's unsettled proxies
   std::vector<Proxy> proxies_;
   std::vector<std::uint8_t> flags_;  // by proxy id
   std::vector<ProxyId> free_ids_;
