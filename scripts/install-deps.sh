@@ -9,9 +9,9 @@
 #   install-deps.sh all     everything, with the sanitizer, fuzzing and formatting tools (CI; the
 #                           default)
 #
-# Optional packages (benchmark peers the build does without) are installed too when the
-# distribution offers them; when one is unavailable or fails to install, the script says so and
-# still succeeds.
+# Optional packages (benchmark peers, and Bullet for the adapter's example and test: the build
+# does without them) are installed too when the distribution offers them; when one is
+# unavailable or fails to install, the script says so and still succeeds.
 set -euo pipefail
 
 profile=${1:-all}
@@ -31,6 +31,9 @@ test_packages=(
   python3-dask python3-distributed  # the Dask example (examples/python) and its test
   python3-venv python3-pip python3-setuptools python3-wheel  # `pip install .` in a venv (setup.py)
 )
+test_optional=(
+  libbullet-dev               # the Bullet adapter (examples/bullet), its example and its test
+)
 bench_packages=(
   libbenchmark-dev            # benchmarks
 )
@@ -40,7 +43,7 @@ tool_packages=(
 )
 bench_optional=(
   libcgal-dev                 # benchmarks only: the CGAL peers of plane_query and overlap
-  libbullet-dev               # benchmarks only: btDbvtBroadphase, the peer of broadphase
+  libbullet-dev               # btDbvtBroadphase, the peer of broadphase and physics_step
   libfcl-dev                  # benchmarks only: the FCL peer of overlap
   python3-open3d              # benchmarks only: Open3D's RaycastingScene, the Python peer
 )
@@ -49,14 +52,17 @@ packages=("${run_packages[@]}")
 optional_packages=()
 case "$profile" in
   run) ;;
-  test) packages+=("${test_packages[@]}") ;;
+  test)
+    packages+=("${test_packages[@]}")
+    optional_packages+=("${test_optional[@]}")
+    ;;
   bench)
     packages+=("${bench_packages[@]}")
     optional_packages+=("${bench_optional[@]}")
     ;;
   all)
     packages+=("${test_packages[@]}" "${bench_packages[@]}" "${tool_packages[@]}")
-    optional_packages+=("${bench_optional[@]}")
+    optional_packages+=("${bench_optional[@]}")  # libbullet-dev among them
     ;;
   *)
     echo "install-deps: unknown profile '$profile' (expected run, test, bench or all)" >&2

@@ -123,6 +123,7 @@ ProxyId Broadphase::create_proxy(const Aabb& box, const ProxyOptions& options) {
   detail::reserve_more(flags_, 1);
   detail::reserve_more(pair_lists_, 1);
   detail::reserve_more(rests_, 1);
+  detail::reserve_more(proposed_slacks_, 1);
   detail::reserve_more(fat_changed_, 1);
   detail::reserve_more(moved_, 1);
   DynamicAabbTree& tree = trees_[static_cast<std::size_t>(layer)];
@@ -135,6 +136,7 @@ ProxyId Broadphase::create_proxy(const Aabb& box, const ProxyOptions& options) {
     flags_.emplace_back();
     pair_lists_.push_back(no_pair);
     rests_.emplace_back();  // set when its first update settles it
+    proposed_slacks_.push_back(0);
   } else {
     free_ids_.pop_back();
   }

@@ -57,6 +57,7 @@ std::vector<ProxyId> Broadphase::create_batch(std::span<const Aabb> boxes,
   detail::reserve_more(flags_, count - reused);
   detail::reserve_more(pair_lists_, count - reused);
   detail::reserve_more(rests_, count - reused);
+  detail::reserve_more(proposed_slacks_, count - reused);
   detail::reserve_more(fat_changed_, count);
   detail::reserve_more(moved_, count);
   const std::vector<ProxyId> static_nodes = trees_[0].create_proxies(by_layer[0]);
@@ -74,6 +75,7 @@ std::vector<ProxyId> Broadphase::create_batch(std::span<const Aabb> boxes,
   flags_.resize(flags_.size() + (count - reused));
   pair_lists_.resize(pair_lists_.size() + (count - reused), no_pair);
   rests_.resize(rests_.size() + (count - reused));
+  proposed_slacks_.resize(proposed_slacks_.size() + (count - reused));
   const std::vector<ProxyId>* nodes[2] = {&static_nodes, &dynamic_nodes};
   for (std::size_t layer = 0; layer < 2; ++layer)
     for (std::size_t k = 0; k < indices[layer].size(); ++k) {

@@ -79,11 +79,13 @@ void Broadphase::advance_pair(std::uint32_t record, const std::vector<ProxyPair>
   const bool was = (fat.state & was_overlapping) != 0;
   const bool is = is_kept && boxes_[fat.pair.first].overlaps(boxes_[fat.pair.second]);
   if (is != was) record_event(fat, is);
-  if (is_kept)
+  if (is_kept) {
     fat.state =
         static_cast<std::uint8_t>((fat.state & is_sensor_pair) | (is ? was_overlapping : 0));
-  else
+    settle_pair(fat.pair.first, fat.pair.second);
+  } else {
     remove_fat_pair(record);
+  }
 }
 
 // The pairs in proxy `id`'s list; a pair of two changed proxies is decided in the list of the
@@ -137,6 +139,7 @@ void Broadphase::advance_pairs(const std::vector<ProxyPair>& found) {
         pair,
         static_cast<std::uint8_t>((has_sensor ? is_sensor_pair : 0) | (is ? was_overlapping : 0)));
     if (is) record_event(fat_pairs_[record], true);
+    settle_pair(pair.first, pair.second);
   }
   std::sort(events_.begin(), events_.end());
   began_.clear();
@@ -195,44 +198,63 @@ bool stays_within(const Aabb& box, const Aabb& reference, float slack) noexcept 
 
 }  // namespace
 
+// The moved proxies that left their slack, or whose fat box changed, are unsettled: their
+// reference becomes their box, and their slack is found anew from their pairs (`settle_pair`)
+// unless they have been unsettled every frame for a while (a body in motion: then its slack is
+// 0, and found anew every `slack_every` frames, so that it can come to rest).
 void Broadphase::find_unsettled() {
   unsettled_.clear();
   for (const ProxyId id : moved_) {
     const std::uint8_t flags = flags_[id];
     if ((flags & alive) == 0) continue;  // destroyed: its pairs end
-    if ((flags & fat_changed) == 0 &&
-        stays_within(boxes_[id], rests_[id].reference, rests_[id].slack))
+    Rest& rest = rests_[id];
+    if ((flags & fat_changed) == 0 && stays_within(boxes_[id], rest.reference, rest.slack))
       continue;  // at rest: its pairs stay as they are
-    flags_[id] |= unsettled;
+    if (rest.last_unsettled + 1 != frame_) rest.first_unsettled = frame_;
+    rest.last_unsettled = frame_;
+    const bool finds_slack = (frame_ - rest.first_unsettled) % slack_every == 0;
+    flags_[id] |= finds_slack ? unsettled | finds_own_slack : unsettled;
+    rest.reference = boxes_[id];
+    proposed_slacks_[id] = finds_slack ? std::numeric_limits<double>::infinity() : 0.0;
     unsettled_.push_back(id);
   }
 }
 
-// How much slack proxy `id` (unsettled, at its new reference) may take for its pair with
-// `other`: half the clearance when `other` is unsettled too (each takes half), else what
-// `other`'s slack leaves of it; when that is nothing, `other`'s slack shrinks to the clearance
-// (the pair was decided this frame, and `other` is unsettled at the next frame if it strays).
-double Broadphase::allowance(ProxyId id, ProxyId other) {
-  const double room = clearance(rests_[id].reference, rests_[other].reference);
-  if ((flags_[other] & unsettled) != 0) return room / 2;
-  const double left = room - double(rests_[other].slack);
-  if (left > 0) return left * below;
-  rests_[other].slack = float_below(room);
-  return 0;
+// Keeps the slacks of the pair of `a` and `b` (kept this frame, one of them unsettled) within
+// their references' clearance: an unsettled proxy that finds its slack may take half of it when
+// the other is unsettled too, else what the other's slack leaves. When the settled one's slack
+// leaves nothing, the settled one takes its current box as its reference with slack 0 (its box
+// may never move again, so its slack must hold it as it is): its other pairs keep their
+// bounds, since its box lies within its old slack of its old reference and so the clearances
+// to it shrink by no more than that slack; the unsettled one may take the clearance to it.
+void Broadphase::settle_pair(ProxyId a, ProxyId b) {
+  const auto finds = [&](ProxyId id) { return (flags_[id] & finds_own_slack) != 0; };
+  const bool unsettled_a = (flags_[a] & unsettled) != 0, unsettled_b = (flags_[b] & unsettled) != 0;
+  if (unsettled_a && unsettled_b && !finds(a) && !finds(b)) return;  // both keep slack 0
+  const double room = clearance(rests_[a].reference, rests_[b].reference);
+  if (unsettled_a && unsettled_b) {
+    for (const ProxyId id : {a, b})
+      if (finds(id)) proposed_slacks_[id] = std::min(proposed_slacks_[id], room / 2);
+    return;
+  }
+  const ProxyId mover = unsettled_a ? a : b, settled = unsettled_a ? b : a;
+  double left = room - double(rests_[settled].slack);
+  if (left <= 0) {
+    rests_[settled] = Rest{boxes_[settled], 0.0f, rests_[settled].first_unsettled,
+                           rests_[settled].last_unsettled};
+    left = clearance(rests_[mover].reference, rests_[settled].reference);
+  }
+  if (finds(mover)) proposed_slacks_[mover] = std::min(proposed_slacks_[mover], left * below);
 }
 
+// The unsettled proxies' slacks, from what their pairs allowed (no pairs: no limit).
 void Broadphase::settle() {
-  for (const ProxyId id : unsettled_) rests_[id].reference = boxes_[id];
+  constexpr double largest = std::numeric_limits<float>::max();
   for (const ProxyId id : unsettled_) {
-    double slack = std::numeric_limits<double>::infinity();  // no pairs: no limit
-    for (std::uint32_t record = pair_lists_[id]; record != no_pair;) {
-      const FatPair& fat = fat_pairs_[record];
-      const int side = side_in(fat, id);
-      slack = std::min(slack, allowance(id, side == 0 ? fat.pair.second : fat.pair.first));
-      record = fat.next[side];
-    }
-    rests_[id].slack = float_below(std::min(slack, double(std::numeric_limits<float>::max())));
+    rests_[id].slack = float_below(std::min(proposed_slacks_[id], largest));
+    flags_[id] &= static_cast<std::uint8_t>(~finds_own_slack);
   }
+  ++frame_;
 }
 
 // Ended pairs leave by moving the blocks between them down; began pairs come in from the back,

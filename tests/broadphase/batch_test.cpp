@@ -224,8 +224,8 @@ TEST_CASE("Broadphase batches give the ids and events of the same calls one at a
   const std::vector<Aabb> boxes = random_boxes(random, 50, 25.0f);
   const ProxyOptions shared{Layer::static_layer, ProxyFilter{2, ~0u}, 7};
   const std::vector<ProxyId> ids = batched.create_proxies(boxes, shared);
-  for (const Aabb& box : boxes)
-    REQUIRE(single.create_proxy(box, shared) == ids[&box - boxes.data()]);
+  for (std::size_t i = 0; i < boxes.size(); ++i)
+    REQUIRE(single.create_proxy(boxes[i], shared) == ids[i]);
   REQUIRE(update(batched) == update(single));
 }
 

@@ -202,7 +202,9 @@ TEST_CASE("Broadphase stays exact for a resting pile that jitters within its sla
           "[broadphase]") {
   // Unit boxes on a 10 x 10 grid whose neighbours overlap a little, touch, or stand a little
   // apart (gaps from below to above the jitter), jittering about their rest positions; now and
-  // then one is pushed into its neighbour and back, or dragged away for a while.
+  // then one is pushed into its neighbour and back, or dragged away for a while. After frame
+  // 100 a third stop where they are (no more moves), leaning a little towards the neighbour
+  // that then creeps into them.
   std::mt19937_64 random(71);
   Broadphase broadphase(FatBoxOptions{0.05f, 4.0f});
   Model model;
@@ -224,7 +226,12 @@ TEST_CASE("Broadphase stays exact for a resting pile that jitters within its sla
   for (int frame = 0; frame < 400; ++frame) {
     const std::size_t pushed = frame % 25 < 5 ? std::size_t(frame / 25 * 7 % 100) : 100;
     for (std::size_t k = 0; k < ids.size(); ++k) {
-      Vec3 at = rest[k] + Vec3(jitter(random), jitter(random), jitter(random));
+      if (k % 3 == 0 && frame >= 100) continue;        // stopped where it was: never moved again
+      const bool creeps = k % 3 == 2 && frame >= 100;  // into the stopped one, steadily
+      if (creeps) rest[k].y += 0.0003f;
+      Vec3 at = rest[k];
+      if (!creeps) at += Vec3(jitter(random), jitter(random), jitter(random));
+      if (k % 3 == 0 && frame == 99) at.y = rest[k].y - 0.0019f;  // stops leaning towards it
       if (k == pushed)
         at += Vec3(frame % 25 == 2 ? 0.5f : 0.03f, frame % 50 < 25 ? 0.01f : -0.03f, 0);
       const Aabb box{at, at + Vec3(1.0f)};
@@ -233,6 +240,39 @@ TEST_CASE("Broadphase stays exact for a resting pile that jitters within its sla
     }
     INFO("frame " << frame);
     (void)require_brute_force_frame(broadphase, model, previous);
+    REQUIRE_NOTHROW(broadphase.validate());
+  }
+}
+
+TEST_CASE("Broadphase stays exact when creeping boxes stop one by one", "[broadphase]") {
+  // Slow steady motions, each box stopping for good at a frame of its own: a stopped box is
+  // never moved again, so its slack must hold the box where it stopped, whatever comes to it.
+  for (const std::uint64_t seed : {14u, 15u}) {
+    std::mt19937_64 random(seed);
+    Broadphase broadphase;
+    Model model;
+    std::vector<std::pair<ProxyId, Vec3>> movers;  // each with its velocity
+    std::vector<int> stops;
+    std::uniform_real_distribution<float> creep(-0.01f, 0.01f);
+    for (int i = 0; i < 600; ++i) {
+      const Aabb box = random_box(random, 30.0f);
+      movers.emplace_back(broadphase.create_proxy(box),
+                          Vec3(creep(random), creep(random), creep(random)));
+      model[movers.back().first] = {box, Layer::dynamic_layer, ProxyFilter{}};
+      stops.push_back(std::uniform_int_distribution<int>(0, 150)(random));
+    }
+    std::vector<ProxyPair> previous;
+    for (int frame = 0; frame < 200; ++frame) {
+      for (std::size_t i = 0; i < movers.size(); ++i) {
+        if (frame > stops[i]) continue;
+        const auto& [id, velocity] = movers[i];
+        Aabb& box = model[id].box;
+        box = Aabb{box.min + velocity, box.max + velocity};
+        broadphase.move_proxy(id, box, velocity);
+      }
+      INFO("seed " << seed << " frame " << frame);
+      (void)require_brute_force_frame(broadphase, model, previous);
+    }
     REQUIRE_NOTHROW(broadphase.validate());
   }
 }

@@ -269,11 +269,12 @@ class Broadphase {
 
   // Per-proxy state bits (`flags_`).
   enum : std::uint8_t {
-    alive = 1,        // a live proxy
-    fat_changed = 2,  // its fat box changed this frame (it is on `fat_changed_`)
-    moved = 4,        // its box changed this frame (or it is new)
-    sensor = 8,       // a sensor
-    unsettled = 16,   // it moved beyond its slack this frame, or its fat box changed
+    alive = 1,             // a live proxy
+    fat_changed = 2,       // its fat box changed this frame (it is on `fat_changed_`)
+    moved = 4,             // its box changed this frame (or it is new)
+    sensor = 8,            // a sensor
+    unsettled = 16,        // it moved beyond its slack this frame, or its fat box changed
+    finds_own_slack = 32,  // unsettled, and finds its slack anew from its pairs
   };
 
   // A pair whose fat boxes overlap, with whether the proxies' own boxes overlapped at the last
@@ -315,10 +316,12 @@ class Broadphase {
   }
   // Marks the moved proxies that left their slack (or whose fat box changed) unsettled.
   void find_unsettled();
-  // New reference boxes for the unsettled proxies, and slacks that keep every pair's state
-  // while each proxy stays within its own (see `Rest`).
+  // Keeps pair (a, b)'s slacks within its clearance (see `Rest` and the source).
+  void settle_pair(ProxyId a, ProxyId b);
+  // The unsettled proxies' new slacks.
   void settle();
-  [[nodiscard]] double allowance(ProxyId id, ProxyId other);
+  // A proxy unsettled in every frame finds its slack anew once in this many frames.
+  static constexpr std::uint32_t slack_every = 8;
   // `advance_pairs` walks the changed proxies' lists when fewer than 1 in this many proxies
   // changed, else the whole pool in storage order.
   static constexpr std::size_t walk_lists_below = 4;
@@ -343,9 +346,12 @@ class Broadphase {
   struct Rest {
     Aabb reference;
     float slack = 0;
+    std::uint32_t first_unsettled = 0, last_unsettled = ~std::uint32_t{0};  // frames
   };
-  std::vector<Rest> rests_;         // by proxy id
-  std::vector<ProxyId> unsettled_;  // this frame's unsettled proxies
+  std::vector<Rest> rests_;              // by proxy id
+  std::vector<double> proposed_slacks_;  // by proxy id, for `settle`
+  std::vector<ProxyId> unsettled_;       // this frame's unsettled proxies
+  std::uint32_t frame_ = 0;              // updates so far
   std::vector<Proxy> proxies_;
   std::vector<std::uint8_t> flags_;  // by proxy id
   std::vector<ProxyId> free_ids_;
