@@ -199,9 +199,11 @@ bool stays_within(const Aabb& box, const Aabb& reference, float slack) noexcept 
 }  // namespace
 
 // The moved proxies that left their slack, or whose fat box changed, are unsettled: their
-// reference becomes their box, and their slack is found anew from their pairs (`settle_pair`)
-// unless they have been unsettled every frame for a while (a body in motion: then its slack is
-// 0, and found anew every `slack_every` frames, so that it can come to rest).
+// reference becomes their box, and their slack is found anew from their pairs (`settle_pair`),
+// which costs about what deciding those pairs costs and pays only when it keeps the proxy at
+// rest for a while. So a proxy whose last slack did not keep it at rest for two frames (a body
+// in motion) waits twice as long as before for the next (up to 2^6 frames), with slack 0
+// meanwhile; one whose slack paid finds the next at once.
 void Broadphase::find_unsettled() {
   unsettled_.clear();
   for (const ProxyId id : moved_) {
@@ -209,10 +211,14 @@ void Broadphase::find_unsettled() {
     if ((flags & alive) == 0) continue;  // destroyed: its pairs end
     Rest& rest = rests_[id];
     if ((flags & fat_changed) == 0 && stays_within(boxes_[id], rest.reference, rest.slack))
-      continue;  // at rest: its pairs stay as they are
-    if (rest.last_unsettled + 1 != frame_) rest.first_unsettled = frame_;
+      continue;                                          // at rest: its pairs stay as they are
+    if (rest.last_unsettled == rest.last_slack_found) {  // how long did that slack hold?
+      const bool paid = frame_ - rest.last_unsettled > 2;
+      rest.wait = paid ? 0 : static_cast<std::uint8_t>(std::min(rest.wait + 1, 6));
+    }
+    const bool finds_slack = frame_ - rest.last_slack_found >= (1u << rest.wait);
+    if (finds_slack) rest.last_slack_found = frame_;
     rest.last_unsettled = frame_;
-    const bool finds_slack = (frame_ - rest.first_unsettled) % slack_every == 0;
     flags_[id] |= finds_slack ? unsettled | finds_own_slack : unsettled;
     rest.reference = boxes_[id];
     proposed_slacks_[id] = finds_slack ? std::numeric_limits<double>::infinity() : 0.0;
@@ -222,36 +228,51 @@ void Broadphase::find_unsettled() {
 
 // Keeps the slacks of the pair of `a` and `b` (kept this frame, one of them unsettled) within
 // their references' clearance: an unsettled proxy that finds its slack may take half of it when
-// the other is unsettled too, else what the other's slack leaves. When the settled one's slack
-// leaves nothing, the settled one takes its current box as its reference with slack 0 (its box
-// may never move again, so its slack must hold it as it is): its other pairs keep their
-// bounds, since its box lies within its old slack of its old reference and so the clearances
-// to it shrink by no more than that slack; the unsettled one may take the clearance to it.
+// the other is unsettled too, else what the other's slack leaves. A settled one whose slack
+// would leave nothing (or whose partner takes slack 0 without measuring the clearance) takes its
+// current box as its reference with slack 0 (its box may never move again, so its slack must
+// hold it as it is): its other pairs keep their bounds, since its box lies within its old slack
+// of its old reference and so the clearances to it shrink by no more than that slack.
 void Broadphase::settle_pair(ProxyId a, ProxyId b) {
   const auto finds = [&](ProxyId id) { return (flags_[id] & finds_own_slack) != 0; };
   const bool unsettled_a = (flags_[a] & unsettled) != 0, unsettled_b = (flags_[b] & unsettled) != 0;
-  if (unsettled_a && unsettled_b && !finds(a) && !finds(b)) return;  // both keep slack 0
-  const double room = clearance(rests_[a].reference, rests_[b].reference);
   if (unsettled_a && unsettled_b) {
+    if (!finds(a) && !finds(b)) return;  // both keep slack 0
+    const double room = clearance(rests_[a].reference, rests_[b].reference);
     for (const ProxyId id : {a, b})
       if (finds(id)) proposed_slacks_[id] = std::min(proposed_slacks_[id], room / 2);
     return;
   }
   const ProxyId mover = unsettled_a ? a : b, settled = unsettled_a ? b : a;
-  double left = room - double(rests_[settled].slack);
-  if (left <= 0) {
-    rests_[settled] = Rest{boxes_[settled], 0.0f, rests_[settled].first_unsettled,
-                           rests_[settled].last_unsettled};
-    left = clearance(rests_[mover].reference, rests_[settled].reference);
+  if ((flags_[settled] & has_slack) == 0 && !finds(mover)) return;  // 0 + 0: nothing to keep
+  Rest& rest = rests_[settled];
+  const auto pin = [&] {
+    rest.reference = boxes_[settled];
+    set_slack(settled, 0);
+  };
+  if (!finds(mover)) {
+    pin();
+    return;
   }
-  if (finds(mover)) proposed_slacks_[mover] = std::min(proposed_slacks_[mover], left * below);
+  double left = clearance(rests_[mover].reference, rest.reference) - double(rest.slack);
+  if (left <= 0) {
+    pin();
+    left = clearance(rests_[mover].reference, rest.reference);
+  }
+  proposed_slacks_[mover] = std::min(proposed_slacks_[mover], left * below);
+}
+
+void Broadphase::set_slack(ProxyId id, float slack) noexcept {
+  rests_[id].slack = slack;
+  flags_[id] =
+      static_cast<std::uint8_t>(slack != 0 ? flags_[id] | has_slack : flags_[id] & ~has_slack);
 }
 
 // The unsettled proxies' slacks, from what their pairs allowed (no pairs: no limit).
 void Broadphase::settle() {
   constexpr double largest = std::numeric_limits<float>::max();
   for (const ProxyId id : unsettled_) {
-    rests_[id].slack = float_below(std::min(proposed_slacks_[id], largest));
+    set_slack(id, float_below(std::min(proposed_slacks_[id], largest)));
     flags_[id] &= static_cast<std::uint8_t>(~finds_own_slack);
   }
   ++frame_;

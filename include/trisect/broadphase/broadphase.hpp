@@ -275,6 +275,7 @@ class Broadphase {
     sensor = 8,            // a sensor
     unsettled = 16,        // it moved beyond its slack this frame, or its fat box changed
     finds_own_slack = 32,  // unsettled, and finds its slack anew from its pairs
+    has_slack = 64,        // its slack is not 0 (kept with it, so that pairs need not look)
   };
 
   // A pair whose fat boxes overlap, with whether the proxies' own boxes overlapped at the last
@@ -320,8 +321,9 @@ class Broadphase {
   void settle_pair(ProxyId a, ProxyId b);
   // The unsettled proxies' new slacks.
   void settle();
-  // A proxy unsettled in every frame finds its slack anew once in this many frames.
-  static constexpr std::uint32_t slack_every = 8;
+  // Gives proxy `id` slack `slack`, keeping its `has_slack` flag.
+  void set_slack(ProxyId id, float slack) noexcept;
+
   // `advance_pairs` walks the changed proxies' lists when fewer than 1 in this many proxies
   // changed, else the whole pool in storage order.
   static constexpr std::size_t walk_lists_below = 4;
@@ -346,7 +348,10 @@ class Broadphase {
   struct Rest {
     Aabb reference;
     float slack = 0;
-    std::uint32_t first_unsettled = 0, last_unsettled = ~std::uint32_t{0};  // frames
+    // Frames (`frame_`) when it was last unsettled and last found its slack, and how long it
+    // waits for the next (2^wait frames; see `find_unsettled`).
+    std::uint32_t last_unsettled = ~std::uint32_t{0}, last_slack_found = ~std::uint32_t{0};
+    std::uint8_t wait = 0;
   };
   std::vector<Rest> rests_;              // by proxy id
   std::vector<double> proposed_slacks_;  // by proxy id, for `settle`
