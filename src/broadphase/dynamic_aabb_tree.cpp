@@ -163,7 +163,6 @@ bool DynamicAabbTree::move_proxy(ProxyId id, const Aabb& box, const Vec3& displa
   require_proxy(id);
   require_box(box);
   require_displacement(id, displacement);
-  reserve_box_change_note();
   const Aabb& stored = links_[id].box;
   const auto leaf = static_cast<std::int32_t>(id);
   const float growth = growth_of(leaf, box);
@@ -265,7 +264,6 @@ void DynamicAabbTree::shift(const Vec3& offset) {
   // A rebuild installing its nodes installs them again, from the shifted boxes.
   if (gradual_.phase == Phase::installing) {
     gradual_.cursor = gradual_.nodes.size();
-    gradual_.moved.clear();
   }
   // Inner boxes bottom up: children before parents, by height.
   if (root_ == null_node) return;

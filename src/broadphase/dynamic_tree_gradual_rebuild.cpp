@@ -3,9 +3,9 @@
 // its tree over `dynamicTreeRebuildRateHint` frames the same way). Every phase is spread: the
 // leaves are gathered in storage order, their ranges split top down into new nodes (from the
 // same node storage, of the other generation), the new nodes given their children's boxes
-// bottom up, linked through the other parent slot; putting the new tree in place then flips the
-// slot and the generation, refits the few leaves that moved since their parents took their
-// boxes, and leaves the old nodes to be freed a share at a time.
+// bottom up, linked through the other parent slot (a leaf that moves meanwhile passes its new
+// box up to the installed ones); putting the new tree in place then flips the slot and the
+// generation, and leaves the old nodes to be freed a share at a time.
 #include "trisect/broadphase/dynamic_aabb_tree.hpp"
 
 #include "reserve_more.hpp"
@@ -31,8 +31,8 @@ void DynamicAabbTree::rebuild_gradually() {
     if (proxy_count_ < 2 || misplaced < gradual_rebuild_start * double(proxy_count_)) return;
     start_gradual_rebuild();
   }
-  double work =
-      std::max(job.minimum_work, double(changes_ - job.changes_seen) * job.work_per_change);
+  double work = std::clamp(double(changes_ - job.changes_seen) * job.work_per_change,
+                           job.minimum_work, job.maximum_work);
   job.changes_seen = changes_;
   // Each phase passes the work it leaves to the next.
   if (job.phase == Phase::gathering) work = gather_leaves(work);
@@ -54,7 +54,6 @@ void DynamicAabbTree::start_gradual_rebuild() {
   job.ranges.clear();
   job.created.clear();
   job.ghosts.clear();
-  job.moved.clear();
   job.centers = Aabb::empty();
   job.cursor = 0;
   job.root = null_node;
@@ -63,6 +62,7 @@ void DynamicAabbTree::start_gradual_rebuild() {
                        1.5 * size * double(std::bit_width(proxy_count_)) + install_cost * size;
   job.work_per_change = total / (gradual_rebuild_pace * size);
   job.minimum_work = total / 256;
+  job.maximum_work = total / 32;
   job.changes_seen = changes_;
   job.phase = Phase::gathering;
 }
@@ -153,24 +153,40 @@ double DynamicAabbTree::install_nodes(double work) {
     Links& links = links_[at(index)];
     links.box = node.box[0].merged(node.box[1]);
     links.height = static_cast<std::int16_t>(1 + std::max(node.height[0], node.height[1]));
+    links.pending |= installed;
   }
   if (job.cursor == 0) put_new_tree_in_place();
   return work;
 }
 
-void DynamicAabbTree::reserve_box_change_note() {
-  if (gradual_.phase == Phase::installing) detail::reserve_more(gradual_.moved, 1);
-}
-
+// A leaf whose box changed while the new nodes are being installed: its new ancestors that
+// are installed already take the change, up the other parent slot (as a refit in place does up
+// the tree's), until one's box stays. So the new tree is exact when it is put in place, and
+// each move pays for its own share instead of the frame that puts the tree in place.
 void DynamicAabbTree::note_box_changed(std::int32_t leaf) noexcept {
-  if (gradual_.phase == Phase::installing &&
-      (links_[static_cast<std::size_t>(leaf)].pending & pending_leaf) != 0)
-    gradual_.moved.push_back(leaf);  // room made by `reserve_box_change_note`
+  if (gradual_.phase != Phase::installing) return;
+  const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
+  const int slot = parent_slot_ ^ 1;
+  for (std::int32_t child = leaf, above = links_[at(leaf)].parents[slot]; above != null_node;
+       child = above, above = links_[at(above)].parents[slot]) {
+    // A parent link in the other slot is only the new parent's once the install wrote it (it
+    // may be left from an older rebuild): the node must be a new one, installed, with this
+    // child. Else the node takes its children's boxes when it is installed.
+    Links& links = links_[at(above)];
+    const bool is_new = (links.pending & new_generation) != generation_;
+    if (links.height <= 0 || !is_new || (links.pending & installed) == 0) return;
+    Node& node = nodes_[at(above)];
+    const int side = node.child[0] == child ? 0 : 1;
+    if (node.child[side] != child) return;
+    node.box[side] = links_[at(child)].box;
+    const Aabb box = node.box[0].merged(node.box[1]);
+    if (box == links.box) return;
+    links.box = box;
+  }
 }
 
-// The new tree replaces the old: the parent slot and the generation flip, the leaves that moved
-// since their parents were installed are refitted, those destroyed meanwhile removed and those
-// created meanwhile inserted.
+// The new tree replaces the old: the parent slot and the generation flip, the leaves destroyed
+// meanwhile are removed and those created meanwhile inserted.
 void DynamicAabbTree::put_new_tree_in_place() {
   GradualRebuild& job = gradual_;
   const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
@@ -178,14 +194,10 @@ void DynamicAabbTree::put_new_tree_in_place() {
   generation_ ^= new_generation;
   root_ = job.root;
   if (root_ != null_node) set_parent(root_, null_node);
-  for (const std::int32_t leaf : job.moved) {
-    const Links& links = links_[at(leaf)];
-    if (links.height != 0 || parent(leaf) == null_node) continue;  // destroyed, or the root
-    set_box(leaf, links.box, 0);
-    refit_upward(parent(leaf), false, true);
-  }
+  // Leaves again before any is removed: a removal copies its sibling's height into the
+  // grandparent, and a sibling still marked destroyed would break the heights there.
+  for (const std::int32_t ghost : job.ghosts) links_[at(ghost)].height = 0;
   for (const std::int32_t ghost : job.ghosts) {
-    links_[at(ghost)].height = 0;
     remove_leaf(ghost);
     free_node(ghost);
   }
@@ -198,7 +210,6 @@ void DynamicAabbTree::put_new_tree_in_place() {
   }
   refits_ = 0;
   joined_ = 0;
-  job.moved.clear();
   job.phase = Phase::sweeping;
   job.cursor = 0;
 }
@@ -225,7 +236,6 @@ void DynamicAabbTree::cancel_gradual_rebuild() noexcept {
     if (links.height <= 0) links.pending = 0;
   gradual_.phase = Phase::idle;
   gradual_.ranges.clear();
-  gradual_.moved.clear();
 }
 
 }  // namespace trisect

@@ -126,9 +126,11 @@ class DynamicAabbTree {
   /// current boxes, then (the new tree in place) freeing the old nodes. Each call does as much
   /// as the changes (refits, reinsertions, creations, destructions) since the previous call pay
   /// for at a rate that finishes the rebuild within `gradual_rebuild_pace` of the proxies'
-  /// worth of changes, and at least 1/256 of it. The call that gives the last new node its
-  /// boxes puts the new tree in place of the old, refits the proxies whose fat boxes changed
-  /// since, removes the proxies destroyed and inserts those created meanwhile. Until then every
+  /// worth of changes, and at least 1/256 and at most 1/32 of it (so that no frame carries
+  /// much of it). While the new nodes take their children's boxes, a proxy whose fat box
+  /// changes passes it up to those that have. The call that gives the last new node its boxes
+  /// puts the new tree in place of the old, then removes the proxies destroyed and inserts
+  /// those created meanwhile. Until then every
   /// query, move and update works on the old tree as before; destroyed proxies' ids are not
   /// handed out again until the new tree is in place. With no changes meanwhile, the result
   /// is the tree `rebuild()` makes from the same leaves.
@@ -136,9 +138,9 @@ class DynamicAabbTree {
 
   /// A gradual rebuild starts when the in-place refits and batch joins since the last rebuild
   /// reach this fraction of the proxies.
-  static constexpr double gradual_rebuild_start = 0.1;
+  static constexpr double gradual_rebuild_start = 0.05;
   /// A gradual rebuild is paced to end within this fraction of the proxies' worth of changes.
-  static constexpr double gradual_rebuild_pace = 0.3;
+  static constexpr double gradual_rebuild_pace = 1.0;
 
   /// True while a gradual rebuild is under way (started and not yet in place).
   [[nodiscard]] bool is_rebuilding() const noexcept { return gradual_.is_active(); }
@@ -343,6 +345,7 @@ class DynamicAabbTree {
   // `Links::pending` bits.
   enum Pending : std::uint8_t {
     pending_leaf = 1,     // a leaf the gradual rebuild places
+    installed = 2,        // an inner node of the gradual rebuild that has its children's boxes
     pending_created = 4,  // a leaf created during it, inserted when it is put in place
     // An inner node's generation: the tree's inner nodes have `generation_`; a gradual
     // rebuild makes its new nodes with the other value, and putting them in place flips
@@ -374,10 +377,10 @@ class DynamicAabbTree {
     std::vector<std::int32_t> nodes;    // its inner nodes, parents before children
     std::vector<std::int32_t> created;  // leaves created since it started
     std::vector<std::int32_t> ghosts;   // its leaves destroyed since it started
-    std::vector<std::int32_t> moved;    // its leaves whose boxes changed while installing
     std::int32_t root = null_node;
     double work_per_change = 0;  // work units one change pays for
     double minimum_work = 0;     // work units per call at least
+    double maximum_work = 0;     // and at most
     std::size_t changes_seen = 0;
     // True from the start of the gathering to the new tree's being put in place.
     [[nodiscard]] bool is_active() const noexcept {
@@ -392,10 +395,9 @@ class DynamicAabbTree {
   double sweep_old_nodes(double work);
   void split_pending_range();
   void put_new_tree_in_place();
-  // Notes that leaf `leaf`'s box changed: one placed by a rebuild that is installing its
-  // nodes is refitted again in the new tree when it is put in place (room made by the caller).
+  // Notes that leaf `leaf`'s box changed: while a rebuild installs its nodes, the new tree's
+  // installed ancestors of the leaf take the change.
   void note_box_changed(std::int32_t leaf) noexcept;
-  void reserve_box_change_note();
   void cancel_gradual_rebuild() noexcept;
   GradualRebuild gradual_;
 };
