@@ -358,11 +358,17 @@ void Broadphase::recycle_destroyed() {
 }
 
 void Broadphase::update_pairs() {
-  for (DynamicAabbTree& tree : trees_) {
-    if (double(tree.refits_since_rebuild()) >= rebuild_after_refits * double(tree.size()))
+  for (std::size_t layer = 0; layer < 2; ++layer) {
+    DynamicAabbTree& tree = trees_[layer];
+    // The refits of this frame alone (the count starts again when a rebuild is put in place).
+    const std::size_t refits = tree.refits_since_rebuild();
+    const std::size_t this_frame =
+        refits >= refits_seen_[layer] ? refits - refits_seen_[layer] : refits;
+    if (double(this_frame) >= rebuild_after_refits * double(tree.size()))
       tree.rebuild();  // a frame that refitted most proxies at once
     else
       tree.rebuild_gradually();
+    refits_seen_[layer] = tree.refits_since_rebuild();
   }
   advance_pairs(find_new_fat_pairs());
   recycle_destroyed();

@@ -261,21 +261,24 @@ void DynamicAabbTree::shift(const Vec3& offset) {
     }
     set_box(static_cast<std::int32_t>(index), box, 0);
   }
-  // A rebuild installing its nodes installs them again, from the shifted boxes.
-  if (gradual_.phase == Phase::installing) {
-    gradual_.cursor = gradual_.nodes.size();
-  }
-  // Inner boxes bottom up: children before parents, by height.
-  if (root_ == null_node) return;
+  // Inner boxes bottom up, children before parents (by height): the tree's, from the copies
+  // their children's boxes left in them, and those a gradual rebuild has installed, from their
+  // children's boxes themselves (the new tree's links are not the tree's).
+  const auto at = [](std::int32_t i) { return static_cast<std::size_t>(i); };
   std::vector<std::int32_t> inner;
   for (std::size_t index = 0; index < links_.size(); ++index)
-    if (is_tree_inner(index)) inner.push_back(static_cast<std::int32_t>(index));
+    if (is_tree_inner(index) || is_installed(index)) inner.push_back(std::int32_t(index));
   std::sort(inner.begin(), inner.end(), [&](std::int32_t a, std::int32_t b) {
-    return links_[static_cast<std::size_t>(a)].height < links_[static_cast<std::size_t>(b)].height;
+    return links_[at(a)].height < links_[at(b)].height;
   });
   for (const std::int32_t index : inner) {
-    const Node& node = nodes_[static_cast<std::size_t>(index)];
-    set_box(index, node.box[0].merged(node.box[1]), links_[static_cast<std::size_t>(index)].height);
+    Node& node = nodes_[at(index)];
+    if (is_tree_inner(at(index))) {
+      set_box(index, node.box[0].merged(node.box[1]), links_[at(index)].height);
+      continue;
+    }
+    for (int side = 0; side < 2; ++side) node.box[side] = links_[at(node.child[side])].box;
+    links_[at(index)].box = node.box[0].merged(node.box[1]);
   }
 }
 

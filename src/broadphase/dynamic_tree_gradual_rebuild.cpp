@@ -172,9 +172,8 @@ void DynamicAabbTree::note_box_changed(std::int32_t leaf) noexcept {
     // A parent link in the other slot is only the new parent's once the install wrote it (it
     // may be left from an older rebuild): the node must be a new one, installed, with this
     // child. Else the node takes its children's boxes when it is installed.
+    if (!is_installed(at(above))) return;
     Links& links = links_[at(above)];
-    const bool is_new = (links.pending & new_generation) != generation_;
-    if (links.height <= 0 || !is_new || (links.pending & installed) == 0) return;
     Node& node = nodes_[at(above)];
     const int side = node.child[0] == child ? 0 : 1;
     if (node.child[side] != child) return;

@@ -33,8 +33,8 @@ class Broadphase {
   /// `update` advances each layer's tree's gradual rebuild (`DynamicAabbTree::
   /// rebuild_gradually`), which puts the proxies that refits left where they were back in
   /// order a share at a time; it rebuilds the tree whole (`DynamicAabbTree::rebuild`) only
-  /// when the moves refitted in place since its last rebuild still reach this fraction of its
-  /// proxies (a frame that refitted most of them at once).
+  /// when the moves of the frame alone refitted this fraction of its proxies in place (a frame
+  /// that moved most of them at once, such as a simulation's first).
   static constexpr double rebuild_after_refits = 0.5;
 
   /// An empty broadphase; `options` sets both trees' fat boxes.
@@ -339,7 +339,8 @@ class Broadphase {
   void recycle_destroyed();
 
   DynamicAabbTree trees_[2];
-  std::vector<Aabb> boxes_;  // by proxy id: the box last given
+  std::size_t refits_seen_[2] = {0, 0};  // each tree's refits after the last update
+  std::vector<Aabb> boxes_;              // by proxy id: the box last given
   // Where a proxy's pairs were last decided and how far its box may stray from there before
   // they must be decided again: while both proxies of a pair keep every face of their boxes
   // within their slacks of their references, the pair's state cannot change, because the
