@@ -59,11 +59,15 @@
 //             that counts and lets the walk go on (bench/peers/embree_queries.hpp).
 // Every side decides a segment's hits by the same test up to ties no random segment meets
 // (bench/segment.hpp).
+//
+// Creation, broadphase_create/<library>/boxes_100k/<variant>/t1 (bench/proxy_creation.hpp): the
+// 100k boxes created at once, in a batch or one at a time.
 #include "bench_main.hpp"
 #include "moving_boxes.hpp"
 #include "peers/embree_boxes.hpp"
 #include "peers/embree_level.hpp"
 #include "peers/embree_queries.hpp"
+#include "proxy_creation.hpp"
 #include "query_frames.hpp"
 #include "resting_pile.hpp"
 #include "scenes.hpp"
@@ -308,4 +312,5 @@ void bench::register_all() {
   register_static_level();
   register_queries<trisect::Aabb>("box");
   register_queries<bench::Segment>("ray");
+  bench::register_creation();
 }

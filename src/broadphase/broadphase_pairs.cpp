@@ -229,7 +229,7 @@ void Broadphase::find_unsettled() {
 // Keeps the slacks of the pair of `a` and `b` (kept this frame, one of them unsettled) within
 // their references' clearance: an unsettled proxy that finds its slack may take half of it when
 // the other is unsettled too, else what the other's slack leaves. A settled one whose slack
-// would leave nothing (or whose partner takes slack 0 without measuring the clearance) takes its
+// would leave nothing (or that did not move, beside a partner that takes slack 0) takes its
 // current box as its reference with slack 0 (its box may never move again, so its slack must
 // hold it as it is): its other pairs keep their bounds, since its box lies within its old slack
 // of its old reference and so the clearances to it shrink by no more than that slack.
@@ -251,7 +251,14 @@ void Broadphase::settle_pair(ProxyId a, ProxyId b) {
     set_slack(settled, 0);
   };
   if (!finds(mover)) {
-    pin();
+    // A settled proxy that did not move this frame has no use for its slack, nor one whose
+    // slacks have not been paying and that was unsettled two frames ago (a body in motion, at
+    // rest between two steps): pinned at once.
+    // One at rest that moved within its slack keeps it while the pair leaves room (a resting
+    // body's jitter).
+    const bool rests =
+        (flags_[settled] & moved) != 0 && (rest.wait == 0 || frame_ - rest.last_unsettled > 2);
+    if (!rests || clearance(rests_[mover].reference, rest.reference) < double(rest.slack)) pin();
     return;
   }
   double left = clearance(rests_[mover].reference, rest.reference) - double(rest.slack);
