@@ -1,22 +1,23 @@
 #pragma once
 // Creating many proxies at once (a level loaded, a wave of bodies spawned), for the broadphase
 // benchmark (bench/broadphase.cpp): broadphase_create/<library>/boxes_100k/<variant>/t1, one
-// iteration one creation of the 100k boxes of boxes_100k, timed alone (the structure is made
-// empty and destroyed outside the timed part), 10 iterations.
+// iteration one insertion of the 100k boxes of boxes_100k into the structure, timed alone (the
+// structure made empty, the first pair search and the destruction are not timed), 10
+// iterations.
 //
 //   trisect/batch           Broadphase::create_proxies into an empty broadphase (a subtree by
-//                           binned SAH), then the first update_pairs (pairs found).
+//                           binned SAH).
 //   trisect/batch_into_100k the same into a broadphase that already holds another 100k boxes
 //                           (the same boxes moved by half a box): the batch's tree joins the other.
-//   trisect/one_by_one      create_proxy for each box, then the first update_pairs.
-//   bullet/one_by_one       btDbvtBroadphase::createProxy for each box, then the first
-//                           calculateOverlappingPairs (Bullet has no batch insertion).
+//   trisect/one_by_one      create_proxy for each box.
+//   bullet/one_by_one       btDbvtBroadphase::createProxy for each box (Bullet has no batch
+//                           insertion).
 //   embree/build            what an Embree user does: a user geometry of the boxes committed at
-//                           RTC_BUILD_QUALITY_LOW (Embree finds no pairs until asked to collide).
+//                           RTC_BUILD_QUALITY_LOW.
 //
 // Counters: `height` (edges on the longest path of the dynamic tree; the bound is
-// 2·log2(n)), `two_log2_n`, `sah_cost` (the tree's surface area cost), `pairs` after the first
-// update (Bullet's: the pairs in its cache, whose fat boxes overlap).
+// 2·log2(n)), `two_log2_n`, `sah_cost` (the tree's surface area cost), and, after the first
+// update (untimed), `pairs` (Bullet's: the pairs in its cache, whose fat boxes overlap).
 #include "moving_boxes.hpp"
 #include "peers/embree_scene.hpp"
 
@@ -48,20 +49,22 @@ inline std::vector<trisect::Aabb> creation_boxes(float offset) {
   return all;
 }
 
-/// Times `create(state)` once per iteration (it returns what it made, destroyed untimed).
-template <class Make>
-void time_creation(benchmark::State& state, const Make& create) {
+/// Times `create()` once per iteration; `after(made)` then runs untimed, and what was made is
+/// destroyed untimed.
+template <class Make, class After>
+void time_creation(benchmark::State& state, const Make& create, const After& after) {
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    auto made = create(state);
+    auto made = create();
     state.SetIterationTime(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    benchmark::DoNotOptimize(made);
+    after(*made);
   }
 }
 
-/// Counters of a broadphase's dynamic tree after a creation.
-inline void tree_counters(benchmark::State& state, const trisect::Broadphase& broadphase) {
+/// Counters of a broadphase's dynamic tree after a creation (its first update made here).
+inline void tree_counters(benchmark::State& state, trisect::Broadphase& broadphase) {
+  broadphase.update_pairs();
   const trisect::DynamicAabbTree& tree = broadphase.tree(trisect::Layer::dynamic_layer);
   state.counters["height"] = tree.height();
   state.counters["two_log2_n"] = 2 * std::log2(double(tree.size()));
@@ -78,14 +81,18 @@ inline void register_creation() {
         ->Unit(benchmark::kMillisecond)
         ->UseManualTime();
   };
-  add("broadphase_create/trisect/boxes_100k/batch/t1", [](benchmark::State& state) {
-    time_creation(state, [&](benchmark::State& s) {
-      auto broadphase = std::make_unique<trisect::Broadphase>();
-      broadphase->create_proxies(boxes);
-      broadphase->update_pairs();
-      tree_counters(s, *broadphase);
-      return broadphase;
-    });
+  const auto counters = [](benchmark::State& state) {
+    return [&state](trisect::Broadphase& broadphase) { tree_counters(state, broadphase); };
+  };
+  add("broadphase_create/trisect/boxes_100k/batch/t1", [=](benchmark::State& state) {
+    time_creation(
+        state,
+        [] {
+          auto broadphase = std::make_unique<trisect::Broadphase>();
+          broadphase->create_proxies(boxes);
+          return broadphase;
+        },
+        counters(state));
   });
   add("broadphase_create/trisect/boxes_100k/batch_into_100k/t1", [](benchmark::State& state) {
     for (auto _ : state) {
@@ -94,42 +101,51 @@ inline void register_creation() {
       broadphase->update_pairs();
       const auto start = std::chrono::steady_clock::now();
       broadphase->create_proxies(boxes);
-      broadphase->update_pairs();
       state.SetIterationTime(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       tree_counters(state, *broadphase);
     }
   });
-  add("broadphase_create/trisect/boxes_100k/one_by_one/t1", [](benchmark::State& state) {
-    time_creation(state, [&](benchmark::State& s) {
-      auto broadphase = std::make_unique<trisect::Broadphase>();
-      for (const trisect::Aabb& box : boxes) broadphase->create_proxy(box);
-      broadphase->update_pairs();
-      tree_counters(s, *broadphase);
-      return broadphase;
-    });
+  add("broadphase_create/trisect/boxes_100k/one_by_one/t1", [=](benchmark::State& state) {
+    time_creation(
+        state,
+        [] {
+          auto broadphase = std::make_unique<trisect::Broadphase>();
+          for (const trisect::Aabb& box : boxes) broadphase->create_proxy(box);
+          return broadphase;
+        },
+        counters(state));
   });
 #ifdef TRISECT_BENCH_HAVE_BULLET
   add("broadphase_create/bullet/boxes_100k/one_by_one/t1", [](benchmark::State& state) {
-    time_creation(state, [&](benchmark::State& s) {
-      auto broadphase = std::make_unique<btDbvtBroadphase>();
-      for (const trisect::Aabb& box : boxes)
-        broadphase->createProxy(btVector3(box.min.x, box.min.y, box.min.z),
-                                btVector3(box.max.x, box.max.y, box.max.z), 0, nullptr, 1, -1,
-                                nullptr);
-      broadphase->calculateOverlappingPairs(nullptr);
-      s.counters["pairs"] = double(broadphase->getOverlappingPairCache()->getNumOverlappingPairs());
-      return broadphase;
-    });
+    time_creation(
+        state,
+        [] {
+          auto broadphase = std::make_unique<btDbvtBroadphase>();
+          for (const trisect::Aabb& box : boxes)
+            broadphase->createProxy(btVector3(box.min.x, box.min.y, box.min.z),
+                                    btVector3(box.max.x, box.max.y, box.max.z), 0, nullptr, 1, -1,
+                                    nullptr);
+          return broadphase;
+        },
+        [&state](btDbvtBroadphase& broadphase) {
+          broadphase.calculateOverlappingPairs(nullptr);
+          state.counters["pairs"] =
+              double(broadphase.getOverlappingPairCache()->getNumOverlappingPairs());
+        });
   });
 #endif
   add("broadphase_create/embree/boxes_100k/build/t1", [](benchmark::State& state) {
     const embree::Device device(1);
     std::vector<RTCBounds> bounds(boxes.size());
     for (std::size_t i = 0; i < boxes.size(); ++i) embree::set_corners(bounds[i], boxes[i]);
-    time_creation(state, [&](benchmark::State&) {
-      return embree::user_box_scene(device.get(), bounds, RTC_BUILD_QUALITY_LOW);
-    });
+    time_creation(
+        state,
+        [&] {
+          return std::make_unique<embree::SceneHandle>(
+              embree::user_box_scene(device.get(), bounds, RTC_BUILD_QUALITY_LOW));
+        },
+        [](embree::SceneHandle&) {});
   });
 }
 
