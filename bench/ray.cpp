@@ -8,6 +8,9 @@
 //   random   origins uniform in the bounds, directions uniform on the sphere.
 //
 //   trisect        trisect::closest_hit / trisect::any_hit (watertight, exact fallbacks).
+//   trisect_avx2   the same with the AVX2 kernel forced (registered only where the processor
+//                  has AVX-512, whose kernel `trisect` then runs), so that both kernels run on
+//                  the same machine in the same run.
 //   trisect_float  the same on the same tree built with its float ray nodes
 //                  (BuildOptions::ray_nodes, Bvh::ray_nodes): the rays' own walk over float
 //                  boxes above the bottom nodes, quantised ones there (issue 36).
@@ -37,6 +40,8 @@
 #include <trisect/bvh/ray_query.hpp>
 
 #include <trisect/bvh/ray_stream.hpp>
+
+#include "bvh/ray_kernels.hpp"  // the kernels one by one (src/, internal)
 
 #include <benchmark/benchmark.h>
 #include <tbb/blocked_range.h>
@@ -125,21 +130,23 @@ const trisect::Bvh& with_ray_nodes(const std::string& scene_name) {
   return at->second;
 }
 
+// trisect's rays with `kernel` (the one `closest_hit` and `any_hit` choose, by default).
 Batch trisect_batch(const std::string& scene_name, const std::string& variant, bool closest,
-                    bool float_nodes = false) {
+                    bool float_nodes = false,
+                    trisect::detail::RayKernel kernel = trisect::detail::chosen_ray_kernel()) {
   const trisect::Bvh& bvh =
       float_nodes ? with_ray_nodes(scene_name) : bench::trisect_bvh(scene_name);
   const std::vector<Ray>& list = rays(scene_name, variant);
   if (closest)
-    return [&bvh, &list](Answers& answers) {
+    return [&bvh, &list, kernel](Answers& answers) {
       for (std::size_t i = 0; i < list.size(); ++i) {
-        const auto hit = trisect::closest_hit(bvh, list[i]);
+        const auto hit = trisect::detail::closest_hit_with(kernel, bvh, list[i]);
         answers[i] = hit ? RayAnswer{true, hit->id, static_cast<float>(hit->t)} : RayAnswer{};
       }
     };
-  return [&bvh, &list](Answers& answers) {
+  return [&bvh, &list, kernel](Answers& answers) {
     for (std::size_t i = 0; i < list.size(); ++i)
-      answers[i] = RayAnswer{trisect::any_hit(bvh, list[i]), 0, 0};
+      answers[i] = RayAnswer{trisect::detail::any_hit_with(kernel, bvh, list[i]), 0, 0};
   };
 }
 
@@ -408,6 +415,14 @@ void bench::register_all() {
             name("trisect"),
             [scene, variant, closest] { return trisect_batch(scene, variant, closest); }, {},
             [scene, variant, closest] { return walk_counts(scene, variant, closest); });
+        if (trisect::detail::chosen_ray_kernel() == trisect::detail::RayKernel::mask_register)
+          register_rays(
+              name("trisect_avx2"),
+              [scene, variant, closest] {
+                return trisect_batch(scene, variant, closest, false,
+                                     trisect::detail::RayKernel::eight_lane);
+              },
+              reference);
         register_rays(
             name("trisect_float"),
             [scene, variant, closest] { return trisect_batch(scene, variant, closest, true); },
