@@ -6,8 +6,10 @@
 // is fused behind our back.
 #include "trisect/math/exact.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 namespace trisect::exact {
 namespace {
@@ -31,63 +33,91 @@ SumAndError two_product(double a, double b) {
   return {product, std::fma(a, b, -product)};
 }
 
-// Fast-Expansion-Sum with zero elimination: merge by magnitude, then one Two-Sum chain.
-std::vector<double> add(const std::vector<double>& e, const std::vector<double>& f) {
-  if (e.empty()) return f;
-  if (f.empty()) return e;
-  std::vector<double> merged;
-  merged.reserve(e.size() + f.size());
-  std::merge(e.begin(), e.end(), f.begin(), f.end(), std::back_inserter(merged),
-             [](double x, double y) { return std::fabs(x) < std::fabs(y); });
-  std::vector<double> result;
-  result.reserve(merged.size());
-  double q = merged[0];
-  for (std::size_t i = 1; i < merged.size(); ++i) {
-    const SumAndError step = two_sum(q, merged[i]);
-    if (step.error != 0) result.push_back(step.error);
+// Fast-Expansion-Sum with zero elimination: the components of e and f merged by magnitude (on
+// equal magnitudes e's first, as std::merge takes them), one Two-Sum chain over them, written
+// to `out` (room for e_size + f_size); returns how many were written.
+std::size_t add(const double* e, std::size_t e_size, const double* f, std::size_t f_size,
+                double* out) {
+  std::size_t i = 0, j = 0, written = 0;
+  const auto next = [&] {
+    if (j < f_size && (i == e_size || std::fabs(f[j]) < std::fabs(e[i]))) return f[j++];
+    return e[i++];
+  };
+  double q = next();
+  while (i + j < e_size + f_size) {
+    const SumAndError step = two_sum(q, next());
+    if (step.error != 0) out[written++] = step.error;
     q = step.sum;
   }
-  if (q != 0) result.push_back(q);
-  return result;
+  if (q != 0) out[written++] = q;
+  return written;
 }
 
-// Scale-Expansion with zero elimination: e * b exactly.
-std::vector<double> scale(const std::vector<double>& e, double b) {
-  std::vector<double> result;
-  if (e.empty() || b == 0) return result;
-  result.reserve(2 * e.size());
+// Scale-Expansion with zero elimination: e * b exactly, written to `out` (room for 2 e_size);
+// returns how many were written. e is not empty and b is not 0.
+std::size_t scale(const double* e, std::size_t e_size, double b, double* out) {
+  std::size_t written = 0;
   SumAndError product = two_product(e[0], b);
-  if (product.error != 0) result.push_back(product.error);
+  if (product.error != 0) out[written++] = product.error;
   double q = product.sum;
-  for (std::size_t i = 1; i < e.size(); ++i) {
+  for (std::size_t i = 1; i < e_size; ++i) {
     product = two_product(e[i], b);
     const SumAndError low = two_sum(q, product.error);
-    if (low.error != 0) result.push_back(low.error);
+    if (low.error != 0) out[written++] = low.error;
     const SumAndError high = two_sum(product.sum, low.sum);
-    if (high.error != 0) result.push_back(high.error);
+    if (high.error != 0) out[written++] = high.error;
     q = high.sum;
   }
-  if (q != 0) result.push_back(q);
-  return result;
+  if (q != 0) out[written++] = q;
+  return written;
 }
 
 thread_local std::uint64_t thread_fallbacks = 0;
 
 }  // namespace
 
-Expansion::Expansion(double value) {
-  if (value != 0) components_.push_back(value);
+Expansion::Expansion(double value) noexcept {
+  if (value != 0) in_place_[size_++] = value;
+}
+
+double* Expansion::reset(std::size_t capacity) {
+  size_ = 0;
+  if (capacity <= inline_capacity) {
+    heap_.clear();
+    heap_.shrink_to_fit();
+    return in_place_;
+  }
+  heap_.resize(capacity);
+  return heap_.data();
+}
+
+void Expansion::assign(const Expansion& other) {
+  double* to = reset(other.size_);
+  std::copy_n(other.data(), other.size_, to);
+  size_ = other.size_;
+}
+
+void Expansion::take(Expansion& other) noexcept {
+  heap_ = std::move(other.heap_);
+  other.heap_.clear();
+  if (heap_.empty()) std::copy_n(other.in_place_, other.size_, in_place_);
+  size_ = other.size_;
+  other.size_ = 0;
 }
 
 Expansion operator+(const Expansion& a, const Expansion& b) {
+  if (a.size_ == 0) return b;
+  if (b.size_ == 0) return a;
   Expansion result;
-  result.components_ = add(a.components_, b.components_);
+  double* out = result.reset(a.size_ + b.size_);
+  result.size_ = add(a.data(), a.size_, b.data(), b.size_, out);
   return result;
 }
 
 Expansion Expansion::operator-() const {
   Expansion result = *this;
-  for (double& component : result.components_) component = -component;
+  double* components = result.data();
+  for (std::size_t i = 0; i < result.size_; ++i) components[i] = -components[i];
   return result;
 }
 
@@ -96,20 +126,30 @@ Expansion operator-(const Expansion& a, const Expansion& b) { return a + (-b); }
 Expansion operator*(const Expansion& a, const Expansion& b) {
   const Expansion& longer = a.size() >= b.size() ? a : b;
   const Expansion& shorter = a.size() >= b.size() ? b : a;
-  Expansion result;
-  for (double factor : shorter.components_)
-    result.components_ = add(result.components_, scale(longer.components_, factor));
+  Expansion result, scaled, sum;
+  for (std::size_t k = 0; k < shorter.size_; ++k) {
+    double* out = scaled.reset(2 * longer.size_);
+    scaled.size_ = scale(longer.data(), longer.size_, shorter.data()[k], out);
+    if (result.size_ == 0) {
+      std::swap(result, scaled);
+      continue;
+    }
+    if (scaled.size_ == 0) continue;
+    double* summed = sum.reset(result.size_ + scaled.size_);
+    sum.size_ = add(result.data(), result.size_, scaled.data(), scaled.size_, summed);
+    std::swap(result, sum);
+  }
   return result;
 }
 
 int Expansion::sign() const noexcept {
-  if (components_.empty()) return 0;
-  return components_.back() > 0 ? 1 : -1;
+  if (size_ == 0) return 0;
+  return data()[size_ - 1] > 0 ? 1 : -1;
 }
 
 double Expansion::approximate() const noexcept {
   double sum = 0;
-  for (double component : components_) sum += component;
+  for (std::size_t i = 0; i < size_; ++i) sum += data()[i];
   return sum;
 }
 

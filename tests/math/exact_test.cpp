@@ -333,3 +333,29 @@ TEST_CASE("fallback_count is per thread and resets", "[math][exact]") {
   exact::reset_fallback_count();
   CHECK(exact::fallback_count() == 0);
 }
+
+TEST_CASE("Expansion: values past the in-place components spill to the heap exactly",
+          "[math][exact]") {
+  // Doubles with full significands 2^60 apart cannot merge: each stays a component of its own
+  // (17 of them, in place), and every square of them stays within the double range.
+  WildDoubles wild(36);
+  Both sum = leaf(0);
+  for (int i = 0; i < 17; ++i) sum = sum + leaf(std::ldexp(wild.next(0), i * 60 - 480));
+  REQUIRE(sum.e.size() == 17);
+  REQUIRE_FALSE(sum.e.spilled());
+  require_same(sum);
+  // Its square has far more components than fit in place; products, differences, negations,
+  // copies and moves of a spilled expansion stay exact, and a value that fits again is right.
+  const Both square = sum * sum;
+  REQUIRE(square.e.spilled());
+  REQUIRE(square.e.size() > Expansion::inline_capacity);
+  require_same(square);
+  require_same(square - sum * leaf(3.0));
+  require_same(Both{-square.e, -square.q, 2});
+  Expansion copy = square.e;
+  const Expansion moved = std::move(copy);
+  REQUIRE((moved - square.e).sign() == 0);
+  const Both back = square - square + leaf(0.5);
+  REQUIRE(back.e.size() == 1);
+  require_same(back);
+}

@@ -94,13 +94,33 @@ template <int Order>
 
 /// An exact real number as a nonoverlapping sum of doubles (Shewchuk 1997), components in
 /// increasing magnitude, zeros eliminated. Exact as long as no component overflows or
-/// underflows, which holds for the low-degree polynomials in float inputs used here.
+/// underflows, which holds for the low-degree polynomials in float inputs used here. Up to
+/// `inline_capacity` components live inside the object, more on the heap: the predicates'
+/// expansions fit in place, so exact arithmetic allocates nothing (a fallback that called
+/// malloc on every operation was 26 times slower where a worker thread could not get a malloc
+/// arena of its own, as under an address-space limit).
 class Expansion {
  public:
+  /// Components kept in place (more go to the heap).
+  static constexpr std::size_t inline_capacity = 32;
+
   /// Zero.
-  Expansion() = default;
+  Expansion() noexcept {}
   /// Exactly `value`.
-  explicit Expansion(double value);
+  explicit Expansion(double value) noexcept;
+  /// Copies.
+  Expansion(const Expansion& other) { assign(other); }
+  Expansion& operator=(const Expansion& other) {
+    if (this != &other) assign(other);
+    return *this;
+  }
+  /// Moves (the heap part, if any, changes hands).
+  Expansion(Expansion&& other) noexcept { take(other); }
+  Expansion& operator=(Expansion&& other) noexcept {
+    if (this != &other) take(other);
+    return *this;
+  }
+  ~Expansion() = default;
 
   /// Exact sum.
   friend Expansion operator+(const Expansion& a, const Expansion& b);
@@ -116,10 +136,24 @@ class Expansion {
   /// The exact value rounded roughly to double (for diagnostics, not decisions).
   [[nodiscard]] double approximate() const noexcept;
   /// Number of nonzero components.
-  [[nodiscard]] std::size_t size() const noexcept { return components_.size(); }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  /// True when the components spilled to the heap (more than `inline_capacity` were needed).
+  [[nodiscard]] bool spilled() const noexcept { return !heap_.empty(); }
 
  private:
-  std::vector<double> components_;
+  /// The components, [0, size()).
+  [[nodiscard]] const double* data() const noexcept {
+    return heap_.empty() ? in_place_ : heap_.data();
+  }
+  [[nodiscard]] double* data() noexcept { return heap_.empty() ? in_place_ : heap_.data(); }
+  /// Room for `capacity` components, the value discarded (size 0): where to write them.
+  double* reset(std::size_t capacity);
+  void assign(const Expansion& other);
+  void take(Expansion& other) noexcept;
+
+  double in_place_[inline_capacity];  // components while they fit (only [0, size_) is set)
+  std::vector<double> heap_;          // components beyond that: empty unless in use
+  std::size_t size_ = 0;
 };
 
 /// Lifts an exact input into exact arithmetic.
