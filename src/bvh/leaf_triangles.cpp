@@ -39,7 +39,7 @@ LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const Triang
 }
 
 void LeafTriangles::rewrite(const TriangleSoup& soup, std::span<const TriangleId> ids) {
-  const detail::SoupReader reader(soup, ids);
+  const detail::SoupReader<> reader(soup, ids);
   // Each task takes the leaves that start in its range of slots.
   const auto rewrite_from = [&](std::uint32_t begin, std::uint32_t end) {
     for (std::uint32_t first = next_leaf_start(begin); first < end;) {

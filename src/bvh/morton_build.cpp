@@ -13,6 +13,7 @@
 #include "morton_build.hpp"
 
 #include "morton_order.hpp"
+#include "soup_reader.hpp"
 #include "wide_writer.hpp"
 
 #include <tbb/blocked_range.h>
@@ -31,6 +32,15 @@ namespace {
 // Ranges of at most this many triangles (and at most `max_leaf_size`) become leaves.
 constexpr std::uint32_t morton_leaf_size = 4;
 
+// The triangle ids of the sorted keys, position by position (for `SoupReader`).
+struct KeyIds {
+  const std::uint64_t* keys;
+  std::size_t count;
+
+  [[nodiscard]] TriangleId operator[](std::size_t i) const noexcept { return id_of_key(keys[i]); }
+  [[nodiscard]] std::size_t size() const noexcept { return count; }
+};
+
 // The tree of code splits over the sorted keys, as the wide writer reads it: a range is a
 // span of sorted positions, which are the slots.
 class CodeSplits {
@@ -39,8 +49,9 @@ class CodeSplits {
     std::uint32_t begin, end;
   };
 
-  CodeSplits(const TriangleSoup& soup, const std::uint64_t* keys, std::uint32_t leaf_size)
-      : soup_(soup), keys_(keys), leaf_size_(leaf_size) {}
+  CodeSplits(const TriangleSoup& soup, const std::uint64_t* keys, std::uint32_t size,
+             std::uint32_t leaf_size)
+      : reader_(soup, KeyIds{keys, size}), keys_(keys), leaf_size_(leaf_size) {}
 
   // A node splits its child with the most triangles (the first of equals) at its code split,
   // while that child is larger than a leaf.
@@ -55,11 +66,12 @@ class CodeSplits {
     return range.end - range.begin <= leaf_size_;
   }
   // The box of the triangles at sorted positions [begin, end), read from the soup (an array of
-  // boxes in sorted order would cost a pass and fresh pages of its own).
+  // boxes in sorted order would cost a pass and fresh pages of its own). The writer asks for
+  // the leaves in slot order, so the reader asks ahead for the triangles of the next ones.
   [[nodiscard]] Aabb leaf_bounds(const Range& range) const {
     Aabb box = Aabb::empty();
     for (std::uint32_t i = range.begin; i < range.end; ++i)
-      box.extend(soup_.triangle(id_of_key(keys_[i])).bounds());
+      box.extend(reader_.triangle(i).bounds());
     return box;
   }
   [[nodiscard]] std::uint32_t first(const Range& range) const { return range.begin; }
@@ -84,7 +96,7 @@ class CodeSplits {
     return high;
   }
 
-  const TriangleSoup& soup_;
+  SoupReader<KeyIds> reader_;
   const std::uint64_t* keys_;
   std::uint32_t leaf_size_;
 };
@@ -94,7 +106,8 @@ class CodeSplits {
 Bvh build_morton(const TriangleSoup& soup, const BuildOptions& options) {
   const auto size = static_cast<std::uint32_t>(soup.size());
   std::unique_ptr<std::uint64_t[]> keys = morton_sorted_keys(soup);
-  const CodeSplits splits(soup, keys.get(), std::min(options.max_leaf_size, morton_leaf_size));
+  const CodeSplits splits(soup, keys.get(), size,
+                          std::min(options.max_leaf_size, morton_leaf_size));
   const WrittenPiece root = WideWriter<CodeSplits>(splits).write({0, size});
   std::vector<TriangleId> ids;
   resize_on_huge_pages(ids, size);

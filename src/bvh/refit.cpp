@@ -142,7 +142,7 @@ class Refitter {
   Bvh& bvh_;
   const TriangleSoup& moved_;
   // Reads the moved soup in slot order, as the walk does, asking for its memory ahead.
-  const detail::SoupReader reader_;
+  const detail::SoupReader<> reader_;
   Source source_;
   const DirtySlots* dirty_;
   Aabb* exact_;  // `bvh_.child_boxes`, or null when the tree has none

@@ -12,11 +12,13 @@ namespace trisect::detail {
 // Reads the triangles of a soup in slot order, which jumps about the soup's arrays, asking for
 // the memory of the slots ahead: their corners `corners_ahead` slots ahead, their positions
 // (whose indices those corners are) `positions_ahead` slots ahead, so that the cache misses of
-// many triangles overlap instead of following one another.
+// many triangles overlap instead of following one another. `Ids` gives each slot's triangle id
+// (`ids[slot]`, for slot < `ids.size()`): a span of ids, or a view that decodes them.
+template <class Ids = std::span<const TriangleId>>
 class SoupReader {
  public:
-  /// Reads `soup.triangle(ids[slot])`; `soup` and `ids` must outlive the reader.
-  SoupReader(const TriangleSoup& soup, std::span<const TriangleId> ids) : soup_(soup), ids_(ids) {}
+  /// Reads `soup.triangle(ids[slot])`; `soup` and what `ids` views must outlive the reader.
+  SoupReader(const TriangleSoup& soup, Ids ids) : soup_(soup), ids_(ids) {}
 
   /// The triangle of `slot` (< ids.size()); asks for the memory of the slots ahead.
   [[nodiscard]] Triangle triangle(std::uint32_t slot) const noexcept {
@@ -34,7 +36,7 @@ class SoupReader {
  private:
   static constexpr std::uint32_t corners_ahead = 32, positions_ahead = 16;
   const TriangleSoup& soup_;
-  std::span<const TriangleId> ids_;
+  Ids ids_;
 };
 
 }  // namespace trisect::detail
