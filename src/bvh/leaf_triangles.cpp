@@ -17,23 +17,31 @@
 
 namespace trisect {
 
-LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const TriangleId> ids,
-                                std::span<const LeafRange> leaves) {
-  // On huge pages from the start, and left unwritten: the leaves below fill 9 floats per
-  // slot, and the tail is zeroed here.
+LeafTriangles LeafTriangles::unfilled(std::size_t size) {
+  // On huge pages from the start, and left unwritten: the leaves fill 9 floats per slot, and
+  // the tail is zeroed here.
   std::vector<float, detail::DefaultInitAllocator<float>> coordinates;
-  detail::resize_on_huge_pages(coordinates, 9 * ids.size() + TriangleGroup::width - 1);
+  detail::resize_on_huge_pages(coordinates, 9 * size + TriangleGroup::width - 1);
   std::fill(coordinates.end() - (TriangleGroup::width - 1), coordinates.end(), 0.0f);
-  std::vector<std::uint64_t> leaf_starts(ids.size() / 64 + 1, 0);
+  LeafTriangles stored;
+  stored.size_ = size;
+  stored.coordinates_ = std::move(coordinates);
+  stored.leaf_starts_ = std::vector<std::uint64_t>(size / 64 + 1, 0);
+  return stored;
+}
+
+void LeafTriangles::mark_leaves(std::span<const LeafRange> leaves) {
   const auto mark = [&](std::size_t slot) {
-    leaf_starts[slot / 64] |= std::uint64_t{1} << (slot % 64);
+    leaf_starts_[slot / 64] |= std::uint64_t{1} << (slot % 64);
   };
   for (const LeafRange& leaf : leaves) mark(leaf.begin);
-  mark(ids.size());
-  LeafTriangles stored;
-  stored.size_ = ids.size();
-  stored.coordinates_ = std::move(coordinates);
-  stored.leaf_starts_ = std::move(leaf_starts);
+  mark(size_);
+}
+
+LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const TriangleId> ids,
+                                std::span<const LeafRange> leaves) {
+  LeafTriangles stored = unfilled(ids.size());
+  stored.mark_leaves(leaves);
   stored.rewrite(soup, ids);
   return stored;
 }

@@ -49,9 +49,14 @@ class CodeSplits {
     std::uint32_t begin, end;
   };
 
+  // Writes each leaf's triangles into `triangles` (`LeafTriangles::unfilled` over the keys'
+  // count) as it reads them for the leaf's box.
   CodeSplits(const TriangleSoup& soup, const std::uint64_t* keys, std::uint32_t size,
-             std::uint32_t leaf_size)
-      : reader_(soup, KeyIds{keys, size}), keys_(keys), leaf_size_(leaf_size) {}
+             std::uint32_t leaf_size, LeafTriangles& triangles)
+      : reader_(soup, KeyIds{keys, size}),
+        keys_(keys),
+        leaf_size_(leaf_size),
+        triangles_(&triangles) {}
 
   // A node splits its child with the most triangles (the first of equals) at its code split,
   // while that child is larger than a leaf.
@@ -65,13 +70,16 @@ class CodeSplits {
   [[nodiscard]] bool is_leaf(const Range& range) const {
     return range.end - range.begin <= leaf_size_;
   }
-  // The box of the triangles at sorted positions [begin, end), read from the soup (an array of
-  // boxes in sorted order would cost a pass and fresh pages of its own). The writer asks for
-  // the leaves in slot order, so the reader asks ahead for the triangles of the next ones.
+  // The box of the triangles at sorted positions [begin, end), read from the soup, and those
+  // triangles written into the leaf's slots: the soup is read once, in slot order (the writer
+  // asks for the leaves in that order, so the reader asks ahead for the next ones).
   [[nodiscard]] Aabb leaf_bounds(const Range& range) const {
     Aabb box = Aabb::empty();
-    for (std::uint32_t i = range.begin; i < range.end; ++i)
-      box.extend(reader_.triangle(i).bounds());
+    triangles_->rewrite_leaf({range.begin, range.end}, [&](std::uint32_t slot) {
+      const Triangle triangle = reader_.triangle(slot);
+      box.extend(triangle.bounds());
+      return triangle;
+    });
     return box;
   }
   [[nodiscard]] std::uint32_t first(const Range& range) const { return range.begin; }
@@ -99,6 +107,7 @@ class CodeSplits {
   SoupReader<KeyIds> reader_;
   const std::uint64_t* keys_;
   std::uint32_t leaf_size_;
+  LeafTriangles* triangles_;
 };
 
 }  // namespace
@@ -106,8 +115,9 @@ class CodeSplits {
 Bvh build_morton(const TriangleSoup& soup, const BuildOptions& options) {
   const auto size = static_cast<std::uint32_t>(soup.size());
   std::unique_ptr<std::uint64_t[]> keys = morton_sorted_keys(soup);
-  const CodeSplits splits(soup, keys.get(), size,
-                          std::min(options.max_leaf_size, morton_leaf_size));
+  LeafTriangles triangles = LeafTriangles::unfilled(size);
+  const CodeSplits splits(soup, keys.get(), size, std::min(options.max_leaf_size, morton_leaf_size),
+                          triangles);
   const WrittenPiece root = WideWriter<CodeSplits>(splits).write({0, size});
   std::vector<TriangleId> ids;
   resize_on_huge_pages(ids, size);
@@ -115,7 +125,7 @@ Bvh build_morton(const TriangleSoup& soup, const BuildOptions& options) {
     for (std::uint32_t i = range.begin(); i != range.end(); ++i) ids[i] = id_of_key(keys[i]);
   });
   keys.reset();
-  return assemble(root.piece, std::move(ids), soup, root.bounds);
+  return assemble(root.piece, std::move(ids), std::move(triangles), root.bounds);
 }
 
 }  // namespace trisect::detail

@@ -91,20 +91,48 @@ inline void lay_out(const WidePiece& piece, WideNode* nodes, std::size_t at, Lea
   });
 }
 
+/// The wide nodes of `root` (counted) in one array, and its leaves in the same order.
+struct LaidOut {
+  std::vector<WideNode> wide;
+  std::vector<LeafRange> leaves;
+};
+inline LaidOut laid_out(const WidePiece& root) {
+  LaidOut result;
+  resize_on_huge_pages(result.wide, root.node_total);
+  result.leaves.resize(root.leaf_total);
+  lay_out(root, result.wide.data(), 0, result.leaves.data(), 0);
+  return result;
+}
+
+/// The `Bvh` of the laid-out nodes `wide`, slot `s` holding triangle `ids[s]`, the triangles
+/// `triangles`; `bounds` is the box of all triangles.
+inline Bvh bvh_of(std::vector<WideNode> wide, std::vector<TriangleId> ids, LeafTriangles triangles,
+                  const Aabb& bounds) {
+  Bvh bvh;
+  bvh.wide = std::move(wide);
+  bvh.triangles = std::move(triangles);
+  bvh.ids = std::move(ids);
+  bvh.root_bounds = bounds;
+  return bvh;
+}
+
+/// The `Bvh` whose wide tree is `root` (counted), whose slot `s` holds triangle `ids[s]`, and
+/// whose triangles are `triangles`, every leaf written but none marked (`LeafTriangles::
+/// unfilled`): marked here from the tree's leaves. `bounds` is the box of all triangles.
+inline Bvh assemble(const WidePiece& root, std::vector<TriangleId> ids, LeafTriangles triangles,
+                    const Aabb& bounds) {
+  LaidOut tree = laid_out(root);
+  triangles.mark_leaves(tree.leaves);
+  return bvh_of(std::move(tree.wide), std::move(ids), std::move(triangles), bounds);
+}
+
 /// The `Bvh` over `soup` whose wide tree is `root` (counted) and whose slot `s` holds triangle
 /// `ids[s]`; `bounds` is the box of all triangles. Copies the triangles (`LeafTriangles::of`).
 inline Bvh assemble(const WidePiece& root, std::vector<TriangleId> ids, const TriangleSoup& soup,
                     const Aabb& bounds) {
-  Bvh bvh;
-  std::vector<WideNode> wide;
-  resize_on_huge_pages(wide, root.node_total);
-  std::vector<LeafRange> leaves(root.leaf_total);
-  lay_out(root, wide.data(), 0, leaves.data(), 0);
-  bvh.wide = std::move(wide);
-  bvh.triangles = LeafTriangles::of(soup, ids, leaves);
-  bvh.ids = std::move(ids);
-  bvh.root_bounds = bounds;
-  return bvh;
+  LaidOut tree = laid_out(root);
+  LeafTriangles triangles = LeafTriangles::of(soup, ids, tree.leaves);
+  return bvh_of(std::move(tree.wide), std::move(ids), std::move(triangles), bounds);
 }
 
 }  // namespace trisect::detail

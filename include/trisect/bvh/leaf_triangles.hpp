@@ -39,6 +39,14 @@ class LeafTriangles {
   /// The ids must be valid ids of `soup`.
   [[nodiscard]] static LeafTriangles of(const TriangleSoup& soup, std::span<const TriangleId> ids,
                                         std::span<const LeafRange> leaves);
+  /// Storage for `size` slots whose leaves are still to be written: fill every leaf with
+  /// `rewrite_leaf` (leaves may be written from several threads at once: they share no bytes),
+  /// then mark them with `mark_leaves`. How a builder that reads each leaf's triangles anyway
+  /// copies them as it goes, instead of in a pass of its own.
+  [[nodiscard]] static LeafTriangles unfilled(std::size_t size);
+  /// Marks where `leaves` (which must tile [0, size()), in any order) begin, for `leaf_of` and
+  /// the walks; every other slot is left where no leaf starts.
+  void mark_leaves(std::span<const LeafRange> leaves);
   /// The triangles of `size` slots stored as `coordinates` and `leaf_starts` hold them (as
   /// `coordinate_array` and `leaf_start_array` give them out): for a tree read back from a file.
   /// Throws `InvalidInput` unless the arrays have the lengths `size` gives and the leaf starts
