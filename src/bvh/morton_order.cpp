@@ -1,5 +1,5 @@
-// Morton order of a soup's triangles (morton_order.hpp): codes in one pass that also checks
-// the triangles, then three parallel counting-sort passes of 10 bits.
+// Morton order of a soup's triangles (morton_order.hpp): centres in one pass that also checks
+// the triangles, codes from the centres, then three parallel counting-sort passes of 10 bits.
 #include "morton_order.hpp"
 
 #include "mesh/checked_soup.hpp"
@@ -69,8 +69,10 @@ void for_each_index(std::size_t size, const Body& body) {
 }
 
 // The bounds of the triangles' centres, in the pass that validates the triangles
-// (`read_checked`); throws as `validate(soup)` does when a triangle is invalid.
-Aabb centre_bounds(const TriangleSoup& soup) {
+// (`read_checked`) and writes each triangle's centre to `centres[id]` (so that the codes are
+// made without reading the soup again); throws as `validate(soup)` does when a triangle is
+// invalid.
+Aabb centre_bounds(const TriangleSoup& soup, Vec3* centres) {
   std::atomic<bool> invalid = false;
   const Aabb bounds = tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, soup.size(), 8192), Aabb::empty(),
@@ -81,7 +83,8 @@ Aabb centre_bounds(const TriangleSoup& soup) {
             invalid.store(true, std::memory_order_relaxed);
             break;
           }
-          into.extend(centre(triangle.bounds()));
+          centres[id] = centre(triangle.bounds());
+          into.extend(centres[id]);
         }
         return into;
       },
@@ -122,11 +125,12 @@ void radix_pass(const std::uint64_t* from, std::uint64_t* to, std::size_t size, 
 // The keys start in id order, so a stable sort by the code alone orders them by (code, id).
 std::unique_ptr<std::uint64_t[]> morton_sorted_keys(const TriangleSoup& soup) {
   const std::size_t size = soup.size();
-  const MortonCoder coder(centre_bounds(soup));
+  auto centres = fresh_array<Vec3>(size);
+  const MortonCoder coder(centre_bounds(soup, centres.get()));
   auto keys = fresh_array<std::uint64_t>(size);
-  for_each_index(size, [&](std::size_t id) {
-    keys[id] = std::uint64_t(coder.code(centre(soup.triangle(id).bounds()))) << 32 | id;
-  });
+  for_each_index(
+      size, [&](std::size_t id) { keys[id] = std::uint64_t(coder.code(centres[id])) << 32 | id; });
+  centres.reset();
   auto scratch = fresh_array<std::uint64_t>(size);
   std::uint64_t* from = keys.get();
   std::uint64_t* to = scratch.get();
