@@ -12,6 +12,8 @@
 //                        bunny's own shared edges and vertices do not count)
 //   bunny_x16/self       bunny_x16 alone (1,111,216 triangles, closed): its self-intersections
 //                        (none; about 6.7M neighbour pairs to decide: the 1M-triangle case)
+//   clearance bunny/shift10/d1pct and bunny_x16/shift10/d1pct: every pair of the mesh and
+//                        its shift10 copy within d = 1% of D of each other (issue 40)
 // Sides (one iteration answers the whole question; pairs found are a counter on every side):
 //   trisect          collect_intersecting_pairs(bvh, bvh, transform) over one BVH (the copy is
 //                    the transform, nothing copied); self_intersections(bvh).
@@ -21,6 +23,11 @@
 //                    test trisect::intersects on every candidate, a sort.
 //   fcl              (optional) fcl::BVHModel<OBBRSSd> built once; fcl::collide with the copy
 //                    placed by the transform, every contact (floating point, not exact).
+//                    For clearance (`clearance/embree_collide`), what a user would do without
+//                    trisect's: the boxes grown by d (and an ulp), rtcCollide, and the exact
+//                    distance test (trisect::squared_distance against d², exactly) on every
+//                    candidate, a sort.
+//   trisect clearance trisect::pairs_within(bvh, bvh, d, transform).
 //   cgal             (optional) box_intersection_d + exact do_intersect (Epick) on the copy
 //                    mapped once before timing; self: PMP::self_intersections on a
 //                    Surface_mesh built once.
@@ -28,7 +35,9 @@
 #include "peers/embree_scene.hpp"
 #include "scenes.hpp"
 
+#include <trisect/geometry/triangle_distance.hpp>
 #include <trisect/geometry/triangle_triangle.hpp>
+#include <trisect/overlap/clearance.hpp>
 #include <trisect/overlap/overlap.hpp>
 
 #ifdef TRISECT_BENCH_HAVE_FCL
@@ -128,9 +137,16 @@ struct EmbreeSide {
   std::vector<RTCBounds> boxes;
   bench::embree::SceneHandle handle;
 
-  explicit EmbreeSide(const bench::Scene& source) : scene(&source) {
-    for (std::size_t t = 0; t < source.size(); ++t)
-      boxes.push_back(widened(source.triangle(t).bounds()));
+  // Each triangle's box grown by `grow` on every side (in double, then widened by an ulp).
+  explicit EmbreeSide(const bench::Scene& source, float grow = 0) : scene(&source) {
+    for (std::size_t t = 0; t < source.size(); ++t) {
+      trisect::Aabb box = source.triangle(t).bounds();
+      for (int axis = 0; axis < 3; ++axis) {
+        box.min[axis] = static_cast<float>(double(box.min[axis]) - double(grow));
+        box.max[axis] = static_cast<float>(double(box.max[axis]) + double(grow));
+      }
+      boxes.push_back(widened(box));
+    }
     handle = bench::embree::user_box_scene(bench::embree::single_thread_device(), boxes);
   }
 };
@@ -156,6 +172,42 @@ std::function<std::size_t()> embree_run(const std::string& scene, const std::str
   return [first, second] {
     Candidates found{first->scene, second->scene, {}};
     rtcCollide(first->handle.get(), second->handle.get(), on_candidates, &found);
+    std::sort(found.pairs.begin(), found.pairs.end());
+    return found.pairs.size();
+  };
+}
+
+// --- clearance
+
+float clearance_distance(const std::string& scene) {
+  return 0.01f * bench::scene(scene).diagonal();
+}
+
+struct NearCandidates {
+  const bench::Scene* first;
+  const bench::Scene* second;
+  trisect::SquaredDistance radius;
+  std::vector<TrianglePair> pairs;
+};
+
+void on_near_candidates(void* user, RTCCollision* collisions, unsigned count) {
+  auto& found = *static_cast<NearCandidates*>(user);
+  for (unsigned k = 0; k < count; ++k) {
+    const RTCCollision& c = collisions[k];
+    const trisect::SquaredDistance between = trisect::squared_distance(
+        found.first->triangle(c.primID0), found.second->triangle(c.primID1));
+    if (trisect::compare(between, found.radius) <= 0) found.pairs.push_back({c.primID0, c.primID1});
+  }
+}
+
+std::function<std::size_t()> embree_clearance(const std::string& scene,
+                                              const std::string& variant) {
+  const float d = clearance_distance(scene);
+  auto first = std::make_shared<EmbreeSide>(bench::scene(scene), d);
+  auto second = std::make_shared<EmbreeSide>(moved(scene, variant));
+  return [first, second, d] {
+    NearCandidates found{first->scene, second->scene, trisect::SquaredDistance::of_radius(d), {}};
+    rtcCollide(first->handle.get(), second->handle.get(), on_near_candidates, &found);
     std::sort(found.pairs.begin(), found.pairs.end());
     return found.pairs.size();
   };
@@ -196,6 +248,23 @@ void bench::register_all() {
       return std::function<std::size_t()>([first, second] { return first->pairs(*second).size(); });
     });
 #endif
+  }
+  for (const std::string scene : {"bunny", "bunny_x16"}) {
+    const std::string variant = "shift10";
+    for (unsigned threads : {1u, 2u})
+      register_count(
+          bench::benchmark_name("clearance", "trisect", scene, variant + "/d1pct", threads),
+          [scene, variant, threads] {
+            const trisect::Bvh& bvh = bench::trisect_bvh(scene);
+            const Transform transform = variant_transform(scene, variant);
+            const float d = clearance_distance(scene);
+            return std::function<std::size_t()>([&bvh, transform, d, threads] {
+              return trisect::pairs_within(bvh, bvh, d, transform, {threads}).size();
+            });
+          });
+    register_count(
+        bench::benchmark_name("clearance", "embree_collide", scene, variant + "/d1pct", 1),
+        [scene, variant] { return embree_clearance(scene, variant); });
   }
   // The self cases: a scene and how to make its indexed mesh.
   const std::vector<std::pair<std::string, std::function<const bench::Scene&()>>> self_cases{

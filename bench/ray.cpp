@@ -14,6 +14,9 @@
 //   trisect_float  the same on the same tree built with its float ray nodes
 //                  (BuildOptions::ray_nodes, Bvh::ray_nodes): the rays' own walk over float
 //                  boxes above the bottom nodes, quantised ones there (issue 36).
+//   trisect_leaves the same on the same tree built with its ray leaves
+//                  (BuildOptions::ray_leaves, Bvh::ray_leaves): the float pre-test on stored
+//                  edges and normals instead of the vertices (issue 36).
 //   embree         rtcIntersect1 / rtcOccluded1 on a triangle scene built once with
 //                  RTC_BUILD_QUALITY_HIGH (Embree's best tree, spatial splits) and default scene
 //                  flags (RTC_SCENE_FLAG_ROBUST off: Embree's fastest mode), threads=1 device.
@@ -119,23 +122,33 @@ const std::vector<Ray>& rays(const std::string& scene_name, const std::string& v
   return list;
 }
 
-// The benchmark's tree of `scene_name` built with its float ray nodes
-// (`BuildOptions::ray_nodes`), as a user would build it: its rays walk them instead of the
-// quantised wide nodes (`trisect_float`). The same tree as `bench::trisect_bvh`'s, built apart
-// rather than copied, so that both trees' arrays are fresh allocations of the same kind.
-const trisect::Bvh& with_ray_nodes(const std::string& scene_name) {
-  static std::map<std::string, trisect::Bvh> cache;
-  auto [at, added] = cache.try_emplace(scene_name);
-  if (added) at->second = trisect::build(bench::scene(scene_name).soup(), {.ray_nodes = true});
+// The trees rays walk: the benchmark's own (`bench::trisect_bvh`), or the same tree built with
+// one of the rays' views, as a user would build it.
+enum class RayTree {
+  plain,
+  float_nodes,  // BuildOptions::ray_nodes: the rays' own walk over float boxes
+  ray_leaves,   // BuildOptions::ray_leaves: the pre-test on stored edges and normals
+};
+
+// The tree `tree` of `scene_name`. Views are built apart rather than copied, so that every
+// tree's arrays are fresh allocations of the same kind.
+const trisect::Bvh& ray_tree(const std::string& scene_name, RayTree tree) {
+  if (tree == RayTree::plain) return bench::trisect_bvh(scene_name);
+  static std::map<std::pair<std::string, RayTree>, trisect::Bvh> cache;
+  auto [at, added] = cache.try_emplace({scene_name, tree});
+  if (added)
+    at->second = trisect::build(
+        bench::scene(scene_name).soup(),
+        {.ray_nodes = tree == RayTree::float_nodes, .ray_leaves = tree == RayTree::ray_leaves});
   return at->second;
 }
 
-// trisect's rays with `kernel` (the one `closest_hit` and `any_hit` choose, by default).
+// trisect's rays on `tree` with `kernel` (the one `closest_hit` and `any_hit` choose, by
+// default).
 Batch trisect_batch(const std::string& scene_name, const std::string& variant, bool closest,
-                    bool float_nodes = false,
+                    RayTree tree = RayTree::plain,
                     trisect::detail::RayKernel kernel = trisect::detail::chosen_ray_kernel()) {
-  const trisect::Bvh& bvh =
-      float_nodes ? with_ray_nodes(scene_name) : bench::trisect_bvh(scene_name);
+  const trisect::Bvh& bvh = ray_tree(scene_name, tree);
   const std::vector<Ray>& list = rays(scene_name, variant);
   if (closest)
     return [&bvh, &list, kernel](Answers& answers) {
@@ -419,13 +432,21 @@ void bench::register_all() {
           register_rays(
               name("trisect_avx2"),
               [scene, variant, closest] {
-                return trisect_batch(scene, variant, closest, false,
+                return trisect_batch(scene, variant, closest, RayTree::plain,
                                      trisect::detail::RayKernel::eight_lane);
               },
               reference);
         register_rays(
             name("trisect_float"),
-            [scene, variant, closest] { return trisect_batch(scene, variant, closest, true); },
+            [scene, variant, closest] {
+              return trisect_batch(scene, variant, closest, RayTree::float_nodes);
+            },
+            reference);
+        register_rays(
+            name("trisect_leaves"),
+            [scene, variant, closest] {
+              return trisect_batch(scene, variant, closest, RayTree::ray_leaves);
+            },
             reference);
         register_rays(
             name("embree"),

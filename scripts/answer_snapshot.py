@@ -8,7 +8,8 @@ writes the same query files. Ties are included: boxes and planes through vertice
 whose radius reaches a vertex exactly, rays aimed at vertices. Slices: layers along each axis
 and an oblique normal, and planes through vertices (JSON, with triangle ids, lengths and
 areas). Overlaps: each mesh against itself moved by a fraction of its size and turned, and
-with itself (--self).
+with itself (--self). Distances: each mesh against itself moved beside itself (apart), and
+moved by a fraction of its size (touching).
 
   scripts/answer_snapshot.py TRISECT_BINARY OUT_DIR [--mesh-dir DIR] [--count N]
 """
@@ -125,14 +126,18 @@ def slice_runs(mesh, vertices, rng):
 
 
 def overlap_runs(mesh, vertices):
-    """The mesh against itself moved by a tenth of its size and turned about z, and --self."""
+    """The mesh against itself moved by a tenth of its size and turned about z, and --self;
+    its distance to itself so moved, and moved by 1.25 times its size along x."""
     size = 1.0
     if vertices:
         size = max(max(v[i] for v in vertices) - min(v[i] for v in vertices) for i in range(3)) or 1.0
     shift = "%r" % (0.1 * size)
     turned = ["0.8", "-0.6", "0", shift, "0.6", "0.8", "0", "0", "0", "0", "1", shift]
+    apart = ["1", "0", "0", "%r" % (1.25 * size), "0", "1", "0", "0", "0", "0", "1", "0"]
     return {"overlap_moved": ["overlap", str(mesh), str(mesh), "--transform"] + turned,
-            "overlap_self": ["overlap", str(mesh), "--self"]}
+            "overlap_self": ["overlap", str(mesh), "--self"],
+            "distance_apart": ["distance", str(mesh), str(mesh), "--transform"] + apart,
+            "distance_touching": ["distance", str(mesh), str(mesh), "--transform"] + turned}
 
 
 if __name__ == "__main__":

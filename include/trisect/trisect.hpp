@@ -10,6 +10,7 @@
 #include "trisect/error.hpp"
 
 #include "trisect/math/aabb.hpp"
+#include "trisect/math/edge_group.hpp"
 #include "trisect/math/exact.hpp"
 #include "trisect/math/float4.hpp"
 #include "trisect/math/plane.hpp"
@@ -27,6 +28,7 @@
 #include "trisect/geometry/plane_triangle.hpp"
 #include "trisect/geometry/point_triangle_distance.hpp"
 #include "trisect/geometry/ray_aabb.hpp"
+#include "trisect/geometry/ray_edge_filter.hpp"
 #include "trisect/geometry/ray_triangle.hpp"
 #include "trisect/geometry/self_overlap.hpp"
 #include "trisect/geometry/sphere_triangle.hpp"
@@ -48,6 +50,7 @@
 #include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/bvh/plane_query.hpp"
 #include "trisect/bvh/query_stats.hpp"
+#include "trisect/bvh/ray_leaves.hpp"
 #include "trisect/bvh/ray_node.hpp"
 #include "trisect/bvh/ray_query.hpp"
 #include "trisect/bvh/ray_stream.hpp"
@@ -59,6 +62,7 @@
 
 #include "trisect/slice/slice.hpp"
 
+#include "trisect/overlap/clearance.hpp"
 #include "trisect/overlap/overlap.hpp"
 
 #include "trisect/nearest/closest_point.hpp"

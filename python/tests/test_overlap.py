@@ -1,4 +1,4 @@
-"""Overlap, self-intersections and mesh distance against the `trisect` command."""
+"""Overlap, self-intersections, clearance and mesh distance against the `trisect` command."""
 
 import numpy as np
 import pytest
@@ -9,8 +9,8 @@ from conftest import grid_scene, run_cli, shared_mesh, write_obj
 TRANSFORM = [0, -1, 0, 0.125, 1, 0, 0, 0.25, 0, 0, 1, -0.5]
 
 
-def cli_pairs(*args):
-    return [[int(t) for t in line.split()] for line in run_cli("overlap", *args).splitlines()]
+def cli_pairs(*args, command="overlap"):
+    return [[int(t) for t in line.split()] for line in run_cli(command, *args).splitlines()]
 
 
 @pytest.fixture
@@ -55,3 +55,32 @@ def test_bad_transform_raises(two_grids):
         trisect.overlap(a, b, [1, 0, 0])
     with pytest.raises(ValueError):
         trisect.overlap(a, b, [np.nan] * 12)
+
+
+def test_pairs_within_against_cli(two_grids):
+    a, b, (path_a, path_b) = two_grids
+    pairs = a.pairs_within(b, 0.05)
+    assert pairs.shape[1] == 2 and len(pairs) > len(trisect.overlap(a, b))
+    assert pairs.tolist() == cli_pairs(path_a, path_b, "0.05", command="clearance")
+    moved = a.pairs_within(b, 0.05, np.reshape(TRANSFORM, (3, 4)), threads=1)
+    assert moved.tolist() == cli_pairs(
+        path_a, path_b, "0.05", "--transform", *TRANSFORM, command="clearance"
+    )
+    # Distance 0: the pairs that touch.
+    assert a.pairs_within(b, 0.0).tolist() == trisect.overlap(a, b).tolist()
+
+
+def test_self_pairs_within_against_cli(two_grids):
+    a, _, (path_a, _) = two_grids
+    pairs = a.self_pairs_within(0.1)
+    assert pairs.tolist() == cli_pairs(path_a, "--self", "0.1", command="clearance")
+    assert all(i < j for i, j in pairs.tolist())
+
+
+def test_bad_distance_raises(two_grids):
+    a, b, _ = two_grids
+    for bad in (-1.0, float("nan"), float("inf"), 1e39):
+        with pytest.raises(ValueError, match="distance"):
+            a.pairs_within(b, bad)
+        with pytest.raises(ValueError, match="distance"):
+            a.self_pairs_within(bad)

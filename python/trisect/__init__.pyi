@@ -95,6 +95,14 @@ class Mesh:
         exactly three numbers, shape (3,); ValueError naming any other shape."""
     def self_intersections(self, *, threads: int = 0) -> Int64Array:
         """(k, 2) pairs i < j meeting outside their shared vertex positions."""
+    def pairs_within(
+        self, other: Mesh, distance: float, transform: Optional[ArrayLike] = None, *,
+        threads: int = 0
+    ) -> Int64Array:
+        """(k, 2) pairs (i of self, j of other) at exact distance <= distance (float32);
+        other mapped by [R | T] first, as overlap maps it."""
+    def self_pairs_within(self, distance: float, *, threads: int = 0) -> Int64Array:
+        """(k, 2) pairs i < j sharing no vertex position at exact distance <= distance."""
     def closest_points(
         self, points: ArrayLike, max_distance: float = ..., *, threads: int = 0
     ) -> tuple[Float64Array, Int64Array, Float32Array]:

@@ -328,6 +328,7 @@ Bvh build(const TriangleSoup& soup, const BuildOptions& options) {
   return detail::with_thread_fallback(static_cast<int>(options.threads), [&] {
     Bvh bvh = build_in_arena(soup, options);
     if (options.ray_nodes) refresh_ray_nodes(bvh);
+    if (options.ray_leaves) refresh_ray_leaves(bvh);
     return bvh;
   });
 }

@@ -358,6 +358,7 @@ BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersectio
   BvhStatistics stats;
   stats.bytes = bvh.wide.bytes() + bvh.triangles.bytes() + bvh.ids.bytes();
   stats.ray_node_bytes = bvh.ray_nodes.bytes();
+  stats.ray_leaf_bytes = bvh.ray_leaves.bytes();
   if (bvh.empty()) return stats;
   stats.bytes_per_triangle = double(stats.bytes) / double(bvh.size());
   const double root_area = half_area_in_double(bvh.bounds());
@@ -500,5 +501,7 @@ void refresh_ray_nodes(Bvh& bvh) {
   });
   bvh.ray_view_of = count;
 }
+
+void refresh_ray_leaves(Bvh& bvh) { bvh.ray_leaves = RayLeaves::of(bvh.triangles); }
 
 }  // namespace trisect

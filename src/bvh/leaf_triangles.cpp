@@ -48,17 +48,8 @@ LeafTriangles LeafTriangles::of(const TriangleSoup& soup, std::span<const Triang
 
 void LeafTriangles::rewrite(const TriangleSoup& soup, std::span<const TriangleId> ids) {
   const detail::SoupReader<> reader(soup, ids);
-  // Each task takes the leaves that start in its range of slots.
-  const auto rewrite_from = [&](std::uint32_t begin, std::uint32_t end) {
-    for (std::uint32_t first = next_leaf_start(begin); first < end;) {
-      const std::uint32_t last = next_leaf_start(first + 1);
-      rewrite_leaf({first, last}, [&](std::uint32_t slot) { return reader.triangle(slot); });
-      first = last;
-    }
-  };
-  detail::with_thread_fallback(0, [&] {
-    tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(size_), 8192),
-                      [&](const auto& range) { rewrite_from(range.begin(), range.end()); });
+  for_each_leaf_parallel([&](LeafRange leaf) {
+    rewrite_leaf(leaf, [&](std::uint32_t slot) { return reader.triangle(slot); });
   });
 }
 

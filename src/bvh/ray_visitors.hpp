@@ -9,6 +9,7 @@
 
 #include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/bvh/ray_query.hpp"
+#include "trisect/geometry/ray_edge_filter.hpp"
 #include "trisect/geometry/ray_triangle.hpp"
 #include "trisect/math/detail/float_rounding.hpp"
 
@@ -27,6 +28,10 @@ class RayVisitor {
   RayVisitor(const Bvh& bvh, const Ray& ray) noexcept
       : bvh_(&bvh), ray_(ray), slabs_(Slabs::of(ray)), cull_max_(ray.t_max) {}
 
+  /// The leaf test reads `Bvh::ray_leaves` first when the tree has them (for the walk's
+  /// prefetch).
+  static constexpr bool reads_ray_leaves = true;
+
   /// Boxes entered beyond this parameter cannot hold a hit the query still wants.
   [[nodiscard]] float bound() const noexcept { return cull_max_; }
 
@@ -38,6 +43,20 @@ class RayVisitor {
   }
 
  protected:
+  /// Runs the exact test on the triangles of `group` (its first slot `first`) whose bits
+  /// `possible` sets, calling `on_hit` for each hit; false when `on_hit` stopped.
+  template <class OnHit>
+  static bool test_possible(const Ray& ray, const RayShear& shear, std::uint32_t first,
+                            const TriangleGroup& group, unsigned possible, OnHit& on_hit) {
+    for (unsigned bits = possible; bits != 0; bits &= bits - 1) {
+      const int lane = std::countr_zero(bits);
+      const Triangle triangle = group.triangle(lane);
+      const auto hit = intersect_possible(ray, shear, triangle);
+      if (hit && !on_hit(first + static_cast<std::uint32_t>(lane), triangle, *hit)) return false;
+    }
+    return true;
+  }
+
   /// Calls `on_hit(slot, triangle, hit)` for each triangle of slots [begin, end) the ray hits
   /// exactly in [t_min, t_max], four triangles at a time through the float pre-test; stops when
   /// it returns false. Returns false when stopped.
@@ -53,16 +72,16 @@ class RayVisitor {
     // (the bound above all) can then stay in registers.
     const Ray ray = ray_;
     const RayShear shear = shear_;
+    if (has_ray_leaves_)
+      return bvh_->triangles.for_each_group(
+          begin, end, [&](std::uint32_t first, const TriangleGroup& group) {
+            return test_possible(ray, shear, first, group,
+                                 possible_hits(ray, shear, bvh_->ray_leaves.group(first, end)),
+                                 on_hit);
+          });
     return bvh_->triangles.for_each_group(
         begin, end, [&](std::uint32_t first, const TriangleGroup& group) {
-          for (unsigned bits = possible_hits(ray, shear, group); bits != 0; bits &= bits - 1) {
-            const int lane = std::countr_zero(bits);
-            const Triangle triangle = group.triangle(lane);
-            const auto hit = intersect_possible(ray, shear, triangle);
-            if (hit && !on_hit(first + static_cast<std::uint32_t>(lane), triangle, *hit))
-              return false;
-          }
-          return true;
+          return test_possible(ray, shear, first, group, possible_hits(ray, shear, group), on_hit);
         });
   }
 
@@ -71,6 +90,7 @@ class RayVisitor {
   Slabs slabs_;
   RayShear shear_{};
   bool has_shear_ = false;
+  bool has_ray_leaves_ = bvh_->has_ray_leaves();
   float cull_max_;  // culls boxes only; the triangle test keeps the ray's own bounds
 };
 

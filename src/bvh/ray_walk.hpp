@@ -44,10 +44,11 @@ requires OrderedWalkVisitor<Visitor, RayNode>
   const StatsRecorder recorder(stats);
   QueryStats counts;
   const RayNode* nodes = bvh.ray_nodes.data();
+  const bool ray_leaves = bvh.has_ray_leaves();
   // Asks for the memory of a child about to be visited: its node, or its leaf's first group.
   const auto prefetch = [&](std::uint64_t child) {
     if (RayNode::is_leaf(child))
-      prefetch_first_slots(bvh, RayNode::index(child));
+      prefetch_first_ray_slots(bvh, RayNode::index(child), ray_leaves);
     else if (RayNode::is_bottom(child))
       prefetch_node(bvh.wide.data() + RayNode::index(child));
     else

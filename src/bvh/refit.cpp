@@ -206,6 +206,7 @@ void refit(Bvh& bvh, const TriangleSoup& moved) {
   // Run again on one thread when a worker cannot start: it writes everything anew.
   detail::with_thread_fallback(0, [&] { Refitter(bvh, moved, Source::soup).run(); });
   if (bvh.has_ray_nodes()) refresh_ray_nodes(bvh);
+  if (bvh.has_ray_leaves()) refresh_ray_leaves(bvh);
 }
 
 void refit(Bvh& bvh, const TriangleSoup& moved, std::span<const TriangleId> changed) {
@@ -228,6 +229,7 @@ void refit(Bvh& bvh, const TriangleSoup& moved, std::span<const TriangleId> chan
     Refitter(bvh, moved, Source::changed, &dirty).run();
   });
   if (bvh.has_ray_nodes()) refresh_ray_nodes(bvh);
+  if (bvh.has_ray_leaves()) refresh_ray_leaves(bvh);
 }
 
 RefitQuality refit_quality(const Bvh& bvh) {

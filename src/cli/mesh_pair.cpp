@@ -1,4 +1,4 @@
-// The --transform argument and mesh loading shared by `overlap` and `distance`.
+// The --transform argument and the pair printing shared by `overlap`, `clearance` and `distance`.
 #include "mesh_pair.hpp"
 
 #include "progress.hpp"
@@ -7,6 +7,7 @@
 #include <trisect/io/text_token.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 namespace trisect::cli {
@@ -28,6 +29,18 @@ Transform parse_transform(const std::vector<std::string>& tokens) {
     transform.rows[k] = *value;
   }
   return transform;
+}
+
+std::string format_pairs(const std::vector<TrianglePair>& pairs, bool count) {
+  if (count) return std::to_string(pairs.size()) + '\n';
+  std::string text;
+  text.reserve(pairs.size() * 14);
+  char buffer[32];
+  for (const TrianglePair& pair : pairs) {
+    const int length = std::snprintf(buffer, sizeof buffer, "%u %u\n", pair.a, pair.b);
+    text.append(buffer, static_cast<std::size_t>(length));
+  }
+  return text;
 }
 
 }  // namespace trisect::cli

@@ -43,18 +43,6 @@ void check_arguments(OverlapArguments& parsed, bool has_transform) {
   if (has_transform) parsed.transform = parse_transform(parsed.transform_tokens);
 }
 
-std::string format_pairs(const std::vector<TrianglePair>& pairs, bool count) {
-  if (count) return std::to_string(pairs.size()) + '\n';
-  std::string text;
-  text.reserve(pairs.size() * 14);
-  char buffer[32];
-  for (const TrianglePair& pair : pairs) {
-    const int length = std::snprintf(buffer, sizeof buffer, "%u %u\n", pair.a, pair.b);
-    text.append(buffer, static_cast<std::size_t>(length));
-  }
-  return text;
-}
-
 std::vector<TrianglePair> answer(const OverlapArguments& arguments, CommandRun& run,
                                  std::ostream& err) {
   const MeshInput first = load_input(arguments.meshes[0], run, err);

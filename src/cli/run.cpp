@@ -22,8 +22,8 @@ using Registration = void (*)(CLI::App&, Context&);
 
 // Every subcommand, in the order `trisect --help` lists them.
 constexpr Registration registrations[] = {
-    add_query_command,    add_slice_command, add_info_command, add_overlap_command,
-    add_distance_command, add_build_command, add_demo_command};
+    add_query_command,     add_slice_command,    add_info_command,  add_overlap_command,
+    add_clearance_command, add_distance_command, add_build_command, add_demo_command};
 
 constexpr const char* general_footer = R"(
 MESH is .obj, .ply (ascii or binary) or .stl (ascii or binary). Triangle ids are 0-based in

@@ -20,6 +20,10 @@ void add_slice_command(CLI::App& app, Context& context);
 /// MESH --self [--count]` (overlap.cpp).
 void add_overlap_command(CLI::App& app, Context& context);
 
+/// `trisect clearance MESH_A MESH_B D [--transform 12 numbers] [--count]` and `trisect
+/// clearance MESH --self D [--count]` (clearance.cpp).
+void add_clearance_command(CLI::App& app, Context& context);
+
 /// `trisect distance MESH_A MESH_B [--transform ...]`: the nearest pair of triangles.
 void add_distance_command(CLI::App& app, Context& context);
 

@@ -5,7 +5,7 @@
 // (squared_distance.hpp): in double where the bounds are apart, exactly where they overlap.
 #include "trisect/nearest/closest_point.hpp"
 
-#include "nearest/separation.hpp"
+#include "geometry/separation.hpp"
 #include "trisect/bvh/detail/squared_gap.hpp"
 #include "trisect/bvh/ordered_walk.hpp"
 #include "trisect/geometry/point_triangle_distance.hpp"

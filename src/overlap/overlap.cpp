@@ -1,11 +1,12 @@
-// Mesh against mesh and self-intersections: a simultaneous descent of two 8-wide BVHs.
-// Compiled with -ffp-contract=off: the transform's rounding rule forbids fused multiply-adds,
-// and the outward rounding of mapped boxes relies on every operation rounding once.
+// Mesh against mesh and self-intersections: visitors of the pair walk (bvh/pair_walk.hpp) that
+// test pairs of leaves exactly. Compiled with -ffp-contract=off: the transform's rounding rule
+// forbids fused multiply-adds, and the outward rounding of mapped boxes relies on every operation
+// rounding once.
 #include "trisect/overlap/overlap.hpp"
 
 #include "bvh/checked_transform.hpp"
-#include "math/transform_rows.hpp"
-#include "math/transformed_box.hpp"
+#include "bvh/pair_walk.hpp"
+#include "pair_collector.hpp"
 #include "trisect/bvh/box_query.hpp"
 #include "trisect/bvh/build.hpp"
 #include "trisect/detail/thread_fallback.hpp"
@@ -16,7 +17,6 @@
 #include "trisect/math/detail/float_rounding.hpp"
 #include "trisect/math/validate.hpp"
 
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -30,26 +30,9 @@ namespace trisect {
 namespace {
 
 using detail::checked_transform;
-using detail::transformed_box;
-using detail::within_float_range;
-
-/// A subtree during the descent: a wide node (`node` its index) or a leaf (`node` ==
-/// WideNode::leaf), its slot range, and its box in the first mesh's frame.
-struct NodeRef {
-  std::uint32_t node;
-  std::uint32_t begin, end;
-  Aabb box;
-
-  [[nodiscard]] bool is_leaf() const noexcept { return node == WideNode::leaf; }
-  [[nodiscard]] bool operator==(const NodeRef& other) const noexcept {
-    return node == other.node && begin == other.begin;
-  }
-};
-
-/// Two subtrees whose boxes overlap: `first` of the first tree, `second` of the second.
-struct NodePair {
-  NodeRef first, second;
-};
+using detail::PairSide;
+using detail::PairSubtree;
+using detail::SubtreePair;
 
 /// A triangle ready for many pair tests: the (mapped) triangle, its bounds and its normal in
 /// double.
@@ -94,171 +77,38 @@ std::vector<SelfSlot> self_slots(const Bvh& bvh) {
   return slots;
 }
 
-/// One side of the descent: a BVH and the transform of its triangles and boxes (null for
-/// none), with the mapped child boxes of each wide node this thread has reached so far.
-class Side {
+/// The pair walk's visitor for overlap and self-intersection queries: enters the pairs of
+/// boxes that touch and tests the pairs of leaves exactly, reporting each pair the exact test
+/// accepts to a callback, or collecting them when the callback is null. One per thread.
+class IntersectingPairs {
  public:
-  /// `keep`: keep the boxes of every node reached even untransformed (a self query meets
-  /// each node many times).
-  Side(const Bvh& bvh, const Transform* transform, bool keep = false)
-      : bvh_(bvh), transform_(transform), keep_(keep || transform != nullptr) {}
-
-  [[nodiscard]] const Bvh& bvh() const noexcept { return bvh_; }
-
-  /// The root's box, mapped.
-  [[nodiscard]] Aabb root_box() const { return mapped(bvh_.bounds()); }
-
-  /// The decoded child boxes of wide node `index`, clipped to the root's box (a decoded box
-  /// may reach +inf where a node spans the whole float range, and the exact leaf tests take
-  /// these boxes) and mapped. Valid until the next call for a side that does not keep them
-  /// (decoded each time), until the next new node's for one that does (kept per node, as the
-  /// descent meets a node many times).
-  [[nodiscard]] const ChildBoxes& boxes(std::uint32_t index) {
-    if (!keep_) {
-      decoded_ = clipped_boxes(index);
-      return decoded_;
-    }
-    if (mapped_index_.empty()) mapped_index_.assign(bvh_.wide.size(), unset);
-    std::uint32_t& at = mapped_index_[index];
-    if (at == unset) {
-      at = static_cast<std::uint32_t>(mapped_boxes_.size());
-      ChildBoxes boxes = clipped_boxes(index);
-      for (unsigned used = transform_ != nullptr ? bvh_.wide[index].used_mask() : 0u; used != 0;
-           used &= used - 1) {
-        const int i = std::countr_zero(used);
-        boxes.set(i, mapped(boxes.child_bounds(i)));
-      }
-      mapped_boxes_.push_back(boxes);
-    }
-    return mapped_boxes_[at];
-  }
-
-  /// `t` mapped.
-  [[nodiscard]] Triangle mapped(const Triangle& t) const noexcept {
-    if (transform_ == nullptr) return t;
-    return {detail::transform_point(*transform_, t.a), detail::transform_point(*transform_, t.b),
-            detail::transform_point(*transform_, t.c)};
-  }
-
- private:
-  static constexpr std::uint32_t unset = 0xffffffffu;
-
-  // The decoded child boxes of wide node `index`, clipped to the root's box.
-  [[nodiscard]] ChildBoxes clipped_boxes(std::uint32_t index) const noexcept {
-    ChildBoxes boxes = ChildBoxes::of(bvh_.wide[index]);
-    boxes.clip(bvh_.bounds());
-    return boxes;
-  }
-
-  [[nodiscard]] Aabb mapped(const Aabb& box) const noexcept {
-    return transform_ != nullptr ? within_float_range(transformed_box(*transform_, box)) : box;
-  }
-
-  const Bvh& bvh_;
-  const Transform* transform_;
-  bool keep_;
-  ChildBoxes decoded_{};
-  std::vector<std::uint32_t> mapped_index_;
-  std::vector<ChildBoxes> mapped_boxes_;
-};
-
-/// The descent of one pair of trees (or of one tree against itself), reporting each pair the
-/// exact test accepts to a callback, or collecting them when the callback is null. One finder
-/// per thread.
-class PairFinder {
- public:
-  /// `slots`: for a self query, every slot of `first` (`self_slots`); null otherwise.
-  PairFinder(const Bvh& first, const Bvh& second, const Transform* transform, const SelfSlot* slots,
-             detail::PairCallback callback, void* context)
-      : first_(first, nullptr, slots != nullptr),
-        second_(second, transform),
+  /// `slots`: for a self query, every slot of the first side's tree (`self_slots`); null
+  /// otherwise.
+  IntersectingPairs(const PairSide& first, const PairSide& second, const SelfSlot* slots,
+                    detail::PairCallback callback, void* context)
+      : first_(first),
+        second_(second),
         slots_(slots),
         self_(slots != nullptr),
         callback_(callback),
         context_(context) {}
 
-  [[nodiscard]] NodeRef first_root() const {
-    return {0, 0, std::uint32_t(first_.bvh().size()), first_.root_box()};
+  /// Every pair of boxes that touch may hold a pair.
+  [[nodiscard]] static double bound() noexcept { return std::numeric_limits<double>::infinity(); }
+  [[nodiscard]] static unsigned enter(const ChildBoxes& boxes, const Aabb& box,
+                                      double (&)[WideNode::width]) noexcept {
+    return BoxQuery{box}.child_masks(boxes).touching;
   }
-  [[nodiscard]] NodeRef second_root() const {
-    return {0, 0, std::uint32_t(second_.bvh().size()), second_.root_box()};
+  /// Every pair of slots of two leaves (of one leaf with itself: i < j), exactly.
+  bool visit_leaves(const PairSubtree& x, const PairSubtree& y) {
+    if (self_) return x.same_as(y) ? test_same_leaf(x) : test_self_leaves(x, y);
+    return test_leaves(x, y);
   }
 
   /// The pairs collected (when constructed without a callback).
   [[nodiscard]] std::vector<TrianglePair>& found() noexcept { return found_; }
 
-  /// Appends to `out` the pairs of subtrees that `pair` splits into (those whose boxes
-  /// overlap), or the pair itself when both are leaves.
-  void split(const NodePair& pair, std::vector<NodePair>& out) {
-    const NodeRef &x = pair.first, &y = pair.second;
-    if (self_ && x == y) return split_same(x, out);
-    if (x.is_leaf() && y.is_leaf()) return out.push_back(pair);
-    const bool split_first =
-        y.is_leaf() || (!x.is_leaf() && x.box.half_area() >= y.box.half_area());
-    if (split_first) {
-      for_each_child(first_, x, y.box, [&](const NodeRef& child) { out.push_back({child, y}); });
-    } else {
-      for_each_child(self_ ? first_ : second_, y, x.box, [&](const NodeRef& child) {
-        out.push_back({x, child});
-      });
-    }
-  }
-
-  /// Depth-first descent of the whole pair of trees; false when the callback stopped it.
-  bool descend_all() {
-    const NodePair root{first_root(), second_root()};
-    return !root.first.box.overlaps(root.second.box) || descend(root);
-  }
-
-  /// Depth-first descent below `start`; false when the callback stopped it.
-  bool descend(const NodePair& start) {
-    stack_.clear();
-    stack_.push_back(start);
-    while (!stack_.empty()) {
-      const NodePair pair = stack_.back();
-      stack_.pop_back();
-      if (pair.first.is_leaf() && pair.second.is_leaf()) {
-        if (!test_leaves(pair.first, pair.second)) return false;
-        continue;
-      }
-      split(pair, stack_);
-    }
-    return true;
-  }
-
  private:
-  /// Calls `use(child)` for each child of the wide node `x` of `side` whose box overlaps
-  /// `box` (all eight lanes compared at once).
-  template <class Use>
-  static void for_each_child(Side& side, const NodeRef& x, const Aabb& box, const Use& use) {
-    const WideNode& node = side.bvh().wide[x.node];
-    const ChildBoxes& boxes = side.boxes(x.node);
-    const unsigned touching = BoxQuery{box}.child_masks(boxes).touching & node.used_mask();
-    for (unsigned mask = touching; mask != 0; mask &= mask - 1) {
-      const int i = std::countr_zero(mask);
-      use(NodeRef{node.child[i], node.first[i], node.child_end(i, x.end), boxes.child_bounds(i)});
-    }
-  }
-
-  /// The self pair (x, x): each child with itself and with every later child it overlaps.
-  void split_same(const NodeRef& x, std::vector<NodePair>& out) {
-    if (x.is_leaf()) return out.push_back({x, x});
-    const WideNode& node = first_.bvh().wide[x.node];
-    const ChildBoxes boxes = first_.boxes(x.node);
-    for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
-      const int i = std::countr_zero(used);
-      const NodeRef child{node.child[i], node.first[i], node.child_end(i, x.end),
-                          boxes.child_bounds(i)};
-      out.push_back({child, child});
-      const unsigned later = BoxQuery{child.box}.child_masks(boxes).touching & used & ~(1u << i);
-      for (unsigned mask = later; mask != 0; mask &= mask - 1) {
-        const int j = std::countr_zero(mask);
-        out.push_back({child, NodeRef{node.child[j], node.first[j], node.child_end(j, x.end),
-                                      boxes.child_bounds(j)}});
-      }
-    }
-  }
-
   bool report(TriangleId a, TriangleId b) {
     if (self_ && b < a) std::swap(a, b);
     if (callback_ == nullptr) {
@@ -276,16 +126,14 @@ class PairFinder {
   };
 
   /// The triangles of `side`'s leaf `x`, mapped and made ready (or taken from `cache`).
-  static const std::vector<Ready>& ready_leaf(const Side& side, const NodeRef& x,
+  static const std::vector<Ready>& ready_leaf(const PairSide& side, const PairSubtree& x,
                                               LeafCache& cache) {
     if (cache.begin != x.begin) {
       cache.begin = x.begin;
       cache.ready.clear();
-      side.bvh().triangles.for_each_group(
-          x.begin, x.end, [&](std::uint32_t, const TriangleGroup& group) {
-            for (int lane = 0; lane < group.count; ++lane)
-              cache.ready.push_back(Ready::of(side.mapped(group.triangle(lane))));
-          });
+      side.for_each_mapped(x, [&](std::uint32_t, const Triangle& triangle) {
+        cache.ready.push_back(Ready::of(triangle));
+      });
     }
     return cache.ready;
   }
@@ -304,8 +152,7 @@ class PairFinder {
   }
 
   /// Every pair of slots of two leaves (of one leaf with itself: i < j), exactly.
-  bool test_leaves(const NodeRef& x, const NodeRef& y) {
-    if (self_) return x == y ? test_same_leaf(x) : test_self_leaves(x, y);
+  bool test_leaves(const PairSubtree& x, const PairSubtree& y) {
     const std::vector<Ready>& ys = ready_leaf(second_, y, second_cache_);
     keep(ys, x.box, second_kept_);
     if (second_kept_.empty()) return true;
@@ -326,7 +173,7 @@ class PairFinder {
   /// Two different leaves of one mesh: each slot of x whose bounds reach y's box against y's
   /// groups, by the self rule. (No plane culling: neighbouring leaves of a mesh share vertices,
   /// so it rarely culls.)
-  bool test_self_leaves(const NodeRef& x, const NodeRef& y) {
+  bool test_self_leaves(const PairSubtree& x, const PairSubtree& y) {
     for (std::uint32_t i = x.begin; i < x.end; ++i) {
       if (!slots_[i].bounds.overlaps(y.box)) continue;
       const bool go_on = first_.bvh().triangles.for_each_group(
@@ -339,7 +186,7 @@ class PairFinder {
   }
 
   /// Every pair i < j of one leaf's slots, by the self rule.
-  bool test_same_leaf(const NodeRef& x) {
+  bool test_same_leaf(const PairSubtree& x) {
     for (std::uint32_t i = x.begin; i + 1 < x.end; ++i) {
       const bool go_on = first_.bvh().triangles.for_each_group(
           x.begin, x.end, [&](std::uint32_t first, const TriangleGroup& group) {
@@ -379,15 +226,44 @@ class PairFinder {
     return true;
   }
 
-  Side first_, second_;
+  const PairSide& first_;
+  const PairSide& second_;
   const SelfSlot* slots_;
   bool self_;
   detail::PairCallback callback_;
   void* context_;
-  std::vector<NodePair> stack_;
   LeafCache first_cache_, second_cache_;
   std::vector<std::uint32_t> first_kept_, second_kept_;
   std::vector<TrianglePair> found_;
+};
+
+/// One thread's walk of a pair of trees (or of one tree with itself): its sides, its visitor
+/// and the walk over them.
+class PairFinder {
+ public:
+  /// `slots`: for a self query, every slot of `first` (`self_slots`); null otherwise.
+  PairFinder(const Bvh& first, const Bvh& second, const Transform* transform, const SelfSlot* slots,
+             detail::PairCallback callback = nullptr, void* context = nullptr)
+      : first_(first, nullptr, slots != nullptr),
+        second_(second, transform),
+        pairs_(first_, slots != nullptr ? first_ : second_, slots, callback, context),
+        walk_(first_, second_, pairs_, slots != nullptr) {}
+  PairFinder(const PairFinder&) = delete;
+  PairFinder& operator=(const PairFinder&) = delete;
+
+  [[nodiscard]] detail::PairWalk<IntersectingPairs>& walk() noexcept { return walk_; }
+  [[nodiscard]] std::vector<TrianglePair>& found() noexcept { return pairs_.found(); }
+
+  /// The whole walk; false when the callback stopped it.
+  bool walk_all() {
+    SubtreePair root;
+    return !walk_.root_pair(root) || walk_.depth_first(root);
+  }
+
+ private:
+  PairSide first_, second_;
+  IntersectingPairs pairs_;
+  detail::PairWalk<IntersectingPairs> walk_;
 };
 
 bool visit_pairs(const Bvh& first, const Bvh& second, const Transform* transform, bool self,
@@ -396,64 +272,20 @@ bool visit_pairs(const Bvh& first, const Bvh& second, const Transform* transform
   std::vector<SelfSlot> slots;
   if (self) tbb::task_arena(1).execute([&] { slots = self_slots(first); });
   return PairFinder(first, second, transform, self ? slots.data() : nullptr, callback, context)
-      .descend_all();
+      .walk_all();
 }
 
-/// Pairs of subtrees to share among threads: the root pair split breadth-first until there
-/// are enough to balance, or only leaf pairs are left.
-std::vector<NodePair> tasks(PairFinder& finder, std::size_t enough) {
-  std::vector<NodePair> current = {{finder.first_root(), finder.second_root()}}, next;
-  if (!current[0].first.box.overlaps(current[0].second.box)) return {};
-  for (int round = 0; round < 8 && current.size() < enough; ++round) {
-    next.clear();
-    for (const NodePair& pair : current) finder.split(pair, next);
-    if (next.size() <= current.size()) break;  // only leaf pairs left
-    current.swap(next);
-  }
-  return current;
-}
-
-// `collect_pairs` in the calling task arena, on its threads.
-std::vector<TrianglePair> pairs_in_arena(const Bvh& first, const Bvh& second,
-                                         const Transform* transform, bool self) {
-  std::vector<SelfSlot> slots;
-  if (self) slots = self_slots(first);
-  const auto make_finder = [&] {
-    return PairFinder(first, second, transform, self ? slots.data() : nullptr, nullptr, nullptr);
-  };
-  std::vector<TrianglePair> pairs;
-  if (tbb::this_task_arena::max_concurrency() == 1) {
-    PairFinder finder = make_finder();
-    finder.descend_all();
-    pairs = std::move(finder.found());
-  } else {
-    PairFinder planner = make_finder();
-    const std::vector<NodePair> work = tasks(planner, 1024);
-    tbb::enumerable_thread_specific<PairFinder> finders(make_finder);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, work.size(), 1), [&](const auto& range) {
-      PairFinder& finder = finders.local();
-      for (std::size_t k = range.begin(); k != range.end(); ++k) finder.descend(work[k]);
-    });
-    std::size_t total = 0;
-    for (PairFinder& finder : finders) total += finder.found().size();
-    pairs.reserve(total);
-    for (PairFinder& finder : finders)
-      pairs.insert(pairs.end(), finder.found().begin(), finder.found().end());
-  }
-  std::sort(pairs.begin(), pairs.end());
-  return pairs;
-}
-
-/// Every pair, sorted: the subtree pairs of `tasks` shared among threads, each thread with its
-/// own finder (and so its own mapped boxes), the per-thread lists joined and sorted, so the
-/// answer does not depend on the thread count or the schedule.
+/// Every pair, sorted, so the answer does not depend on the thread count or the schedule.
 std::vector<TrianglePair> collect_pairs(const Bvh& first, const Bvh& second,
                                         const Transform* transform, bool self,
                                         const OverlapOptions& options) {
   validate_thread_count(options.threads, "overlap options");
   if (first.empty() || second.empty()) return {};
   return detail::with_thread_fallback(static_cast<int>(options.threads), [&] {
-    return pairs_in_arena(first, second, transform, self);
+    std::vector<SelfSlot> slots;
+    if (self) slots = self_slots(first);
+    const SelfSlot* self_slots_or_null = self ? slots.data() : nullptr;
+    return detail::collect_sorted_pairs<PairFinder>(first, second, transform, self_slots_or_null);
   });
 }
 

@@ -118,14 +118,18 @@ TEST_CASE("balls, boxes and planes at extreme scales equal the exact oracle", "[
   }
 }
 
-// Closest hits of `ray` with both kernels, and whether any_hit agrees.
+// Closest hits of `ray` with each kernel, on `bvh` and on it with ray leaves, and whether
+// any_hit agrees.
 std::vector<std::optional<float>> hits_with_each_kernel(const Bvh& bvh, const Ray& ray) {
+  Bvh with_ray_leaves = bvh;
+  refresh_ray_leaves(with_ray_leaves);
   std::vector<std::optional<float>> hits;
-  for (const detail::RayKernel kernel : ray_kernels()) {
-    const auto hit = detail::closest_hit_with(kernel, bvh, ray);
-    CHECK(detail::any_hit_with(kernel, bvh, ray) == hit.has_value());
-    hits.push_back(hit ? std::optional<float>(hit->t) : std::nullopt);
-  }
+  for (const Bvh* tree : {&bvh, static_cast<const Bvh*>(&with_ray_leaves)})
+    for (const detail::RayKernel kernel : ray_kernels()) {
+      const auto hit = detail::closest_hit_with(kernel, *tree, ray);
+      CHECK(detail::any_hit_with(kernel, *tree, ray) == hit.has_value());
+      hits.push_back(hit ? std::optional<float>(hit->t) : std::nullopt);
+    }
   return hits;
 }
 

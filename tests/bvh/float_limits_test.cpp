@@ -186,6 +186,8 @@ TEST_CASE("trees over soups at ±FLT_MAX and subnormals are valid and answer exa
     for (const BuildMethod method : {BuildMethod::sah, BuildMethod::morton, BuildMethod::ploc}) {
       const Bvh bvh = build(soup, {.max_leaf_size = 2, .method = method});
       REQUIRE_NOTHROW(validate(bvh, &soup));
+      Bvh with_ray_leaves = bvh;
+      refresh_ray_leaves(with_ray_leaves);
       for (int q = 0; q < 10; ++q) {
         const Aabb box = Aabb::from_corners(make.point(), make.point());
         INFO("box " << box.min.x << ' ' << box.min.y << ' ' << box.min.z << ", " << box.max.x << ' '
@@ -209,6 +211,8 @@ TEST_CASE("trees over soups at ±FLT_MAX and subnormals are valid and answer exa
                     << direction.x << ' ' << direction.y << ' ' << direction.z);
         check_closest_hit(soup, ray, closest_hit(bvh, ray));
         check_any_hit(soup, ray, any_hit(bvh, ray));
+        check_closest_hit(soup, ray, closest_hit(with_ray_leaves, ray));
+        check_any_hit(soup, ray, any_hit(with_ray_leaves, ray));
       }
     }
   }

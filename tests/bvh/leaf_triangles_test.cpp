@@ -86,5 +86,35 @@ TEST_CASE("a built BVH groups its triangles by its own leaves", "[bvh][leaf_tria
   }
 }
 
+TEST_CASE("ray leaves hold every group of the leaves as an edge group", "[bvh][leaf_triangles]") {
+  const Scene scene = random_soup(3000, 9);
+  const TriangleSoup soup = scene.soup();
+  for (const std::uint32_t largest : {1u, 5u, 8u, 13u}) {
+    INFO("leaves of at most " << largest);
+    const Bvh bvh = build(soup, {.max_leaf_size = largest, .ray_leaves = true});
+    REQUIRE(bvh.has_ray_leaves());
+    CHECK(statistics(bvh).ray_leaf_bytes == (12 * soup.size() + 3) * sizeof(float));
+    for (std::uint32_t begin = 0; begin < bvh.size();) {
+      const LeafRange leaf = bvh.triangles.leaf_of(begin);
+      for (std::uint32_t first = leaf.begin; first < leaf.end; first += 4) {
+        const TriangleGroup group = bvh.triangles.group(first, leaf.end);
+        const EdgeGroup edges = bvh.ray_leaves.group(first, leaf.end);
+        REQUIRE(edges.count == group.count);
+        float expected[EdgeGroup::rows * 4];
+        for (int lane = 0; lane < group.count; ++lane)
+          EdgeGroup::write_lane(expected, group.count, lane, group.triangle(lane));
+        for (int value = 0; value < EdgeGroup::rows * group.count; ++value)
+          REQUIRE(edges.values[value] == expected[value]);
+      }
+      begin = leaf.end;
+    }
+  }
+  // A copy without them: rays read the vertices.
+  Bvh bvh = build(soup, {.ray_leaves = true});
+  bvh.ray_leaves = {};
+  CHECK(!bvh.has_ray_leaves());
+  CHECK(statistics(bvh).ray_leaf_bytes == 0);
+}
+
 }  // namespace
 }  // namespace trisect::testing

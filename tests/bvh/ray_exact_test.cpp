@@ -32,16 +32,29 @@ std::string describe(const Ray& ray) {
   return text.str();
 }
 
-// closest_hit and any_hit of `ray`, with each kernel, against the exact oracle; returns the
-// float nearest the exact closest t, if the ray hits.
-std::optional<float> check_ray(const TriangleSoup& soup, const Bvh& bvh, const Ray& ray) {
+// A soup's tree twice: as built by default (rays pre-test the stored vertices) and with ray
+// leaves (rays pre-test the stored edges and normals).
+struct RayTrees {
+  Bvh plain, with_ray_leaves;
+};
+
+RayTrees trees_of(const TriangleSoup& soup) {
+  RayTrees trees{build(soup), build(soup, {.ray_leaves = true})};
+  REQUIRE(trees.with_ray_leaves.has_ray_leaves());
+  return trees;
+}
+
+// closest_hit and any_hit of `ray`, with each kernel on both trees, against the exact oracle;
+// returns the float nearest the exact closest t, if the ray hits.
+std::optional<float> check_ray(const TriangleSoup& soup, const RayTrees& trees, const Ray& ray) {
   INFO(describe(ray));
   const auto exact = oracle::closest_hits(soup, ray);
-  for (const detail::RayKernel kernel : ray_kernels()) {
-    INFO("kernel " << static_cast<int>(kernel));
-    check_closest_hit(soup, ray, exact, detail::closest_hit_with(kernel, bvh, ray));
-    CHECK(detail::any_hit_with(kernel, bvh, ray) == exact.has_value());
-  }
+  for (const Bvh* bvh : {&trees.plain, &trees.with_ray_leaves})
+    for (const detail::RayKernel kernel : ray_kernels()) {
+      INFO("kernel " << static_cast<int>(kernel) << (bvh->has_ray_leaves() ? ", ray leaves" : ""));
+      check_closest_hit(soup, ray, exact, detail::closest_hit_with(kernel, *bvh, ray));
+      CHECK(detail::any_hit_with(kernel, *bvh, ray) == exact.has_value());
+    }
   if (!exact) return std::nullopt;
   return static_cast<float>(exact->t.get_d());
 }
@@ -51,7 +64,7 @@ std::optional<float> check_ray(const TriangleSoup& soup, const Bvh& bvh, const R
 // the float nearest the exact hit t and to its neighbours.
 void check_vertex_and_edge_rays(const Scene& scene, int count, std::uint64_t seed) {
   const TriangleSoup soup = scene.soup();
-  const Bvh bvh = build(soup);
+  const RayTrees trees = trees_of(soup);
   std::mt19937_64 random(seed);
   Aabb box = Aabb::empty();
   for (const Vec3& p : scene.positions) box.extend(p);
@@ -65,11 +78,11 @@ void check_vertex_and_edge_rays(const Scene& scene, int count, std::uint64_t see
                               uniform(random, -0.5f, 1.5f));
     Ray ray{origin, target - origin};
     if (ray.direction == Vec3(0.0f)) continue;
-    const auto t = check_ray(soup, bvh, ray);
+    const auto t = check_ray(soup, trees, ray);
     if (!t) continue;
     for (const float bound : {*t, std::nextafter(*t, -infinity), std::nextafter(*t, infinity)}) {
-      check_ray(soup, bvh, Ray{origin, ray.direction, 0.0f, bound});
-      check_ray(soup, bvh, Ray{origin, ray.direction, bound, infinity});
+      check_ray(soup, trees, Ray{origin, ray.direction, 0.0f, bound});
+      check_ray(soup, trees, Ray{origin, ray.direction, bound, infinity});
     }
   }
 }
@@ -96,7 +109,7 @@ TEST_CASE("rays at vertices and edges, with bounds at the exact hit t, equal the
 TEST_CASE("rays starting on a triangle report t = 0 exactly", "[ray][exact]") {
   const Scene scene = noisy_sphere(20, 30, 21);
   const TriangleSoup soup = scene.soup();
-  const Bvh bvh = build(soup);
+  const RayTrees trees = trees_of(soup);
   std::mt19937_64 random(22);
   for (int q = 0; q < 200; ++q) {
     const std::size_t corner = random() % scene.positions.size();
@@ -106,9 +119,9 @@ TEST_CASE("rays starting on a triangle report t = 0 exactly", "[ray][exact]") {
     const Vec3 direction(uniform(random, -1, 1), uniform(random, -1, 1), uniform(random, -1, 1));
     if (direction == Vec3(0.0f)) continue;
     const Ray ray{origin, direction};
-    check_ray(soup, bvh, ray);
+    check_ray(soup, trees, ray);
     if (q % 2 == 0) {  // a vertex: every triangle around it is hit at t = 0
-      const auto hit = closest_hit(bvh, ray);
+      const auto hit = closest_hit(trees.plain, ray);
       REQUIRE(hit.has_value());
       CHECK(hit->t == 0.0);
     }
@@ -118,30 +131,30 @@ TEST_CASE("rays starting on a triangle report t = 0 exactly", "[ray][exact]") {
 TEST_CASE("a large triangle hit near the ray's origin gives t to 1e-6", "[ray][exact]") {
   const std::vector<Vec3> positions{{-3e6f, -3e6f, 0.0f}, {3e6f, -3e6f, 0.0f}, {0.0f, 3e6f, 0.0f}};
   const TriangleSoup soup{positions};
-  const Bvh bvh = build(soup);
+  const RayTrees trees = trees_of(soup);
   for (const float height : {1e-3f, 1e-6f, 3e-9f, 1.0f})
     for (const Vec3 direction : {Vec3(0, 0, -1), Vec3(0.3f, -0.2f, -1e-3f), Vec3(1e3f, 0, -1)}) {
       const Ray ray{Vec3(12.5f, -7.25f, height), direction};
-      check_ray(soup, bvh, ray);
-      REQUIRE(closest_hit(bvh, ray).has_value());
+      check_ray(soup, trees, ray);
+      REQUIRE(closest_hit(trees.plain, ray).has_value());
     }
 }
 
 TEST_CASE("tiny and huge directions hit where exact arithmetic says", "[ray][exact]") {
   const std::vector<Vec3> positions{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
   const TriangleSoup soup{positions};
-  const Bvh bvh = build(soup);
+  const RayTrees trees = trees_of(soup);
   // The issue's case: a direction of 1e-40 along z from z = 1e-39 hits at t = 10, about.
   const Ray tiny{Vec3(0.25f, 0.25f, 1e-39f), Vec3(0.0f, 0.0f, -1e-40f)};
-  check_ray(soup, bvh, tiny);
-  const auto hit = closest_hit(bvh, tiny);
+  check_ray(soup, trees, tiny);
+  const auto hit = closest_hit(trees.plain, tiny);
   REQUIRE(hit.has_value());
   CHECK(std::fabs(hit->t - double(1e-39f) / double(1e-40f)) <= 1e-6 * hit->t);
   // t beyond the float range: a direction of 2^-140 from height 1.
   const Ray beyond{Vec3(0.25f, 0.25f, 1.0f), Vec3(0.0f, 0.0f, -0x1p-140f)};
-  check_ray(soup, bvh, beyond);
-  REQUIRE(closest_hit(bvh, beyond).has_value());
-  CHECK(closest_hit(bvh, beyond)->t == 0x1p140);
+  check_ray(soup, trees, beyond);
+  REQUIRE(closest_hit(trees.plain, beyond).has_value());
+  CHECK(closest_hit(trees.plain, beyond)->t == 0x1p140);
   // Directions of every scale, with tiny components beside large ones.
   std::mt19937_64 random(31);
   for (int q = 0; q < 300; ++q) {
@@ -152,7 +165,7 @@ TEST_CASE("tiny and huge directions hit where exact arithmetic says", "[ray][exa
     if (q % 3 == 0) direction.x = std::ldexp(1.0f, -149);
     if (direction == Vec3(0.0f) || !std::isfinite(direction.x + direction.y + direction.z))
       continue;
-    check_ray(soup, bvh, Ray{origin, direction});
+    check_ray(soup, trees, Ray{origin, direction});
   }
 }
 

@@ -20,21 +20,30 @@ namespace trisect::testing {
 namespace {
 
 // Every ray of `rays` on `scene` with each kernel, walking the float ray nodes and (with them
-// taken away) the quantised wide nodes: closest_hit and any_hit against the exact oracle (see
-// support/ray_check.hpp). Returns the number of rays that hit.
+// taken away) the quantised wide nodes, with the ray leaves and (on the wide nodes) without:
+// closest_hit and any_hit against the exact oracle (see support/ray_check.hpp). Returns the number
+// of rays that hit.
 template <class MakeRay>
 int check_rays(const Scene& scene, int count, MakeRay&& make_ray) {
-  const Bvh with_ray_nodes = build(scene.soup(), {.ray_nodes = true});
+  const Bvh with_ray_nodes = build(scene.soup(), {.ray_nodes = true, .ray_leaves = true});
   REQUIRE(with_ray_nodes.has_ray_nodes());
-  const Bvh wide_only = [&] {
+  REQUIRE(with_ray_nodes.has_ray_leaves());
+  const Bvh wide_with_leaves = [&] {
     Bvh copy = with_ray_nodes;
     copy.ray_nodes = {};
     return copy;
   }();
+  const Bvh wide_only = [&] {
+    Bvh copy = wide_with_leaves;
+    copy.ray_leaves = {};
+    return copy;
+  }();
   REQUIRE(!wide_only.has_ray_nodes());
+  REQUIRE(!wide_only.has_ray_leaves());
   int hits = 0;
-  for (const auto& [bvh, nodes] :
-       {std::pair{&with_ray_nodes, "ray nodes"}, std::pair{&wide_only, "wide nodes"}})
+  for (const auto& [bvh, nodes] : {std::pair{&with_ray_nodes, "ray nodes and ray leaves"},
+                                   std::pair{&wide_with_leaves, "wide nodes and ray leaves"},
+                                   std::pair{&wide_only, "wide nodes"}})
     for (const detail::RayKernel kernel : ray_kernels()) {
       INFO("kernel " << static_cast<int>(kernel) << " on the " << nodes);
       for (int q = 0; q < count; ++q) {

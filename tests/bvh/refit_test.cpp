@@ -136,6 +136,39 @@ TEST_CASE("a partial refit moves the changed triangles and keeps every answer ex
   }
 }
 
+// True when `bvh`'s ray leaves are those its triangles give.
+bool ray_leaves_in_step(const Bvh& bvh) {
+  const RayLeaves fresh = RayLeaves::of(bvh.triangles);
+  if (!bvh.has_ray_leaves() || fresh.bytes() != bvh.ray_leaves.bytes()) return false;
+  const EdgeGroup all = bvh.ray_leaves.group(0, 4), all_fresh = fresh.group(0, 4);
+  return std::memcmp(all.values, all_fresh.values, fresh.bytes()) == 0;
+}
+
+TEST_CASE("refit keeps the ray leaves in step, full or partial", "[bvh][refit]") {
+  const Scene scene = noisy_sphere(40, 50, 6);
+  Bvh bvh = build(scene.soup(), {.ray_leaves = true});
+  REQUIRE(ray_leaves_in_step(bvh));
+  refit(bvh, deformed(scene, 0.3f).soup());
+  CHECK(ray_leaves_in_step(bvh));
+  const Scene moved = deformed(scene, 0.6f);
+  std::vector<TriangleId> some;
+  for (std::size_t t = 0; t < scene.size(); t += 7) some.push_back(TriangleId(t));
+  // Only the named triangles move (the others keep their old positions in the soup too).
+  Scene current = deformed(scene, 0.3f);
+  std::vector<bool> moves(scene.positions.size(), false);
+  for (const TriangleId t : some)
+    for (int corner = 0; corner < 3; ++corner) {
+      const std::size_t v = scene.indices.empty()
+                                ? 3 * std::size_t{t} + std::size_t(corner)
+                                : scene.indices[3 * std::size_t{t} + std::size_t(corner)];
+      moves[v] = true;
+      current.positions[v] = moved.positions[v];
+    }
+  refit(bvh, current.soup(), triangles_using(current, moves));
+  CHECK(ray_leaves_in_step(bvh));
+  check_every_query(bvh, current, 30);
+}
+
 TEST_CASE("the first partial refit makes the slot map, the inverse of the ids", "[bvh][refit]") {
   const Scene scene = noisy_sphere(20, 30, 4);
   Bvh bvh = build(scene.soup());

@@ -54,8 +54,8 @@ TEST_CASE("usage errors name the argument, exit 2, print nothing on stdout", "[c
   const Usage cases[] = {
       {{}, "A subcommand is required"},
       {{"frobnicate"},
-       "unknown command 'frobnicate' (expected a command: query, slice, info, overlap, distance, "
-       "build, demo"},
+       "unknown command 'frobnicate' (expected a command: query, slice, info, overlap, clearance, "
+       "distance, build, demo"},
       {{"--frobnicate"}, "unknown option '--frobnicate'"},
       {{"query", "mesh.obj"}, "QUERYFILE is required"},
       {{"query"}, "MESH is required"},

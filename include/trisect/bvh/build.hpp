@@ -56,6 +56,12 @@ struct BuildOptions {
   /// triangle), the same answers. Off by default: on the machines measured (bench/README.md,
   /// issue 36) they have not paid on every scene.
   bool ray_nodes = false;
+  /// Also derive `Bvh::ray_leaves` (`refresh_ray_leaves`), the leaves in the form the rays'
+  /// pre-test reads (a vertex, two edges and the normal per triangle): 48 bytes per triangle,
+  /// the same answers. Off by default: on the machine measured (an AMD EPYC Zen 5, 2026-12-07)
+  /// rays took 0.89–1.59 times as long with them, the second stream of leaf memory costing
+  /// more than the pre-test saves (bench/README.md, issue 36).
+  bool ray_leaves = false;
 };
 
 /// Builds a BVH over `soup` with the binned surface area heuristic of Wald ("On fast

@@ -5,6 +5,7 @@
 
 #include "trisect/bvh/bvh_array.hpp"
 #include "trisect/bvh/leaf_triangles.hpp"
+#include "trisect/bvh/ray_leaves.hpp"
 #include "trisect/bvh/ray_node.hpp"
 #include "trisect/bvh/wide_node.hpp"
 #include "trisect/math/aabb.hpp"
@@ -33,7 +34,11 @@ struct Bvh {
   /// `wide.size()` when `ray_nodes` were last made (0: never): the ray walk uses them only
   /// while this matches.
   std::size_t ray_view_of = 0;
-  LeafTriangles triangles;   ///< Triangles in slot order, grouped by leaf.
+  LeafTriangles triangles;  ///< Triangles in slot order, grouped by leaf.
+  /// The leaves as the ray test reads them (`RayLeaves`, 48 bytes per triangle): made on request
+  /// (`BuildOptions::ray_leaves`, or `refresh_ray_leaves`), kept in step by `refit`. Rays
+  /// pre-test the stored vertices instead, with the same answers, unless `has_ray_leaves()`.
+  RayLeaves ray_leaves;
   BvhArray<TriangleId> ids;  ///< Input id of the triangle in each slot.
   /// Empty, or the slot of each input id (`slots[ids[s]] == s`): made by the first partial
   /// refit (`refit` with the changed ids), which finds the changed triangles' slots there; not
@@ -55,6 +60,10 @@ struct Bvh {
   [[nodiscard]] bool has_ray_nodes() const noexcept {
     return !wide.empty() && ray_view_of == wide.size() &&
            (!ray_nodes.empty() || RayNode::walks_as_bottom(wide[0], size()));
+  }
+  /// True when `ray_leaves` were made for these triangles, so rays may read them.
+  [[nodiscard]] bool has_ray_leaves() const noexcept {
+    return !wide.empty() && ray_leaves.size() == triangles.size();
   }
   /// True when the BVH holds no triangle.
   [[nodiscard]] bool empty() const noexcept { return wide.empty(); }
@@ -79,8 +88,10 @@ struct BvhStatistics {
   double sah_cost = 0;    ///< Surface area heuristic cost with the given unit costs.
   std::size_t bytes = 0;  ///< Memory held by the BVH's stored arrays (their sizes).
   /// Memory held by `Bvh::ray_nodes`, the rays' view derived from the wide nodes (not stored
-  /// in a tree file); the tree holds `bytes + ray_node_bytes` in all.
+  /// in a tree file); the tree holds `bytes + ray_node_bytes + ray_leaf_bytes` in all.
   std::size_t ray_node_bytes = 0;
+  /// Memory held by `Bvh::ray_leaves`, the rays' other view (not stored in a tree file either).
+  std::size_t ray_leaf_bytes = 0;
   double bytes_per_triangle = 0;  ///< `bytes` / `Bvh::size()`; 0 when empty.
 };
 
@@ -133,5 +144,11 @@ void validate(const Bvh& bvh, const TriangleSoup* soup = nullptr);
 /// `BuildOptions::ray_nodes` is set, `refit` when the tree has them; call it after changing
 /// `bvh.wide` by hand.
 void refresh_ray_nodes(Bvh& bvh);
+
+/// Makes `bvh.ray_leaves` (`RayLeaves::of(bvh.triangles)`), in parallel on the calling task
+/// arena: the rays' edge groups, for a tree built without them or loaded from a file. `build`
+/// calls it when `BuildOptions::ray_leaves` is set, `refit` when the tree has them; call it after
+/// changing `bvh.triangles` by hand.
+void refresh_ray_leaves(Bvh& bvh);
 
 }  // namespace trisect

@@ -8,6 +8,11 @@
 #include "trisect/math/triangle_group.hpp"
 #include "trisect/mesh/triangle_soup.hpp"
 
+#include "trisect/detail/thread_fallback.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -99,6 +104,10 @@ class LeafTriangles {
                    triangle_of(first + static_cast<std::uint32_t>(lane)));
     }
   }
+  /// Calls `f(leaf)` (a `LeafRange`) once for every leaf, in parallel on the calling task
+  /// arena: how the leaf storage and the views made from it (`RayLeaves`) are written.
+  template <class F>
+  void for_each_leaf_parallel(F&& f) const;
   /// The stored floats: 9 per slot, grouped by leaf, then `TriangleGroup::width - 1` zeros.
   [[nodiscard]] const BvhArray<float>& coordinate_array() const noexcept { return coordinates_; }
   /// One bit per slot, set where a leaf starts, and bit size() set too; 64 slots per word.
@@ -134,5 +143,21 @@ class LeafTriangles {
   // Bit s set when a leaf starts at slot s; bit size_ set too.
   BvhArray<std::uint64_t> leaf_starts_;
 };
+
+template <class F>
+void LeafTriangles::for_each_leaf_parallel(F&& f) const {
+  // Each task takes the leaves that start in its range of slots.
+  const auto leaves_from = [&](std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t first = next_leaf_start(begin); first < end;) {
+      const std::uint32_t last = next_leaf_start(first + 1);
+      f(LeafRange{first, last});
+      first = last;
+    }
+  };
+  detail::with_thread_fallback(0, [&] {
+    tbb::parallel_for(tbb::blocked_range<std::uint32_t>(0, static_cast<std::uint32_t>(size_), 8192),
+                      [&](const auto& range) { leaves_from(range.begin(), range.end()); });
+  });
+}
 
 }  // namespace trisect

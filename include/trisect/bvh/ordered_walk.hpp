@@ -138,11 +138,15 @@ class OrderedWalk {
     return pop();
   }
 
-  // Asks for the memory of a child about to be visited.
+  // Asks for the memory of a child about to be visited: for a leaf, what the visitor reads
+  // first (a visitor with a true `reads_ray_leaves` reads the ray leaves when there are some).
   [[gnu::always_inline]] void prefetch(const Entry& entry) const noexcept {
-    if (entry.child == WideNode::leaf)
-      detail::prefetch_first_slots(*bvh_, entry.begin);
-    else
+    if (entry.child == WideNode::leaf) {
+      if constexpr (reads_ray_leaves)
+        detail::prefetch_first_ray_slots(*bvh_, entry.begin, ray_leaves_);
+      else
+        detail::prefetch_first_slots(*bvh_, entry.begin);
+    } else
       detail::prefetch_node(*bvh_, entry.child);
   }
 
@@ -184,8 +188,12 @@ class OrderedWalk {
     return false;
   }
 
+  // True for a visitor that reads the ray leaves where the tree has them.
+  static constexpr bool reads_ray_leaves = requires { requires Visitor::reads_ray_leaves; };
+
   const Bvh* bvh_;
   Visitor* visitor_;
+  bool ray_leaves_ = reads_ray_leaves && bvh_->has_ray_leaves();  // asked once a walk
   Entry current_{};
   bool active_ = false;
   WalkEntry* stack_;

@@ -73,6 +73,19 @@ template <TriangleQuery Query>
   __builtin_prefetch(at + group_bytes - 1);
 }
 
+/// What a ray reads first of the leaf starting at slot `begin`: its first edge group (192
+/// bytes, up to four lines) when `ray_leaves` (the tree has ray leaves: `Bvh::has_ray_leaves`,
+/// asked once a walk), else its first group of vertices.
+[[gnu::always_inline]] inline void prefetch_first_ray_slots(const Bvh& bvh, std::uint32_t begin,
+                                                            bool ray_leaves) noexcept {
+  if (!ray_leaves) return prefetch_first_slots(bvh, begin);
+  const char* at =
+      reinterpret_cast<const char*>(bvh.ray_leaves.group(begin, begin + EdgeGroup::width).values);
+  constexpr std::size_t group_bytes = EdgeGroup::rows * sizeof(float) * EdgeGroup::width;
+  for (std::size_t offset = 0; offset < group_bytes; offset += 64) __builtin_prefetch(at + offset);
+  __builtin_prefetch(at + group_bytes - 1);
+}
+
 /// Asks for the triangles of the leaf children in `mask`; `end` is the end of the node's
 /// slot range.
 [[gnu::always_inline]] inline void prefetch_leaves(const Bvh& bvh, const WideNode& node,

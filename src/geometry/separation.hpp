@@ -1,7 +1,7 @@
 #pragma once
 // Cheap lower bounds of squared distances to triangles (from a point, between two triangles),
-// to skip the exact distance where it cannot beat the best so far. Internal to the nearest
-// queries.
+// to skip the exact distance where it cannot beat the best so far, or where it is beyond a
+// clearance. Internal to the library (the nearest queries, clearance).
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/triangle.hpp"
 
