@@ -12,8 +12,8 @@
 //                        bunny's own shared edges and vertices do not count)
 //   bunny_x16/self       bunny_x16 alone (1,111,216 triangles, closed): its self-intersections
 //                        (none; about 6.7M neighbour pairs to decide: the 1M-triangle case)
-//   clearance bunny/shift10/d1pct and bunny_x16/shift10/d1pct: every pair of the mesh and
-//                        its shift10 copy within d = 1% of D of each other (issue 40)
+//   clearance bunny/shift10/d1pct: every pair of the bunny and its shift10 copy within
+//                        d = 1% of D of each other (issue 40)
 // Sides (one iteration answers the whole question; pairs found are a counter on every side):
 //   trisect          collect_intersecting_pairs(bvh, bvh, transform) over one BVH (the copy is
 //                    the transform, nothing copied); self_intersections(bvh).
@@ -249,8 +249,10 @@ void bench::register_all() {
     });
 #endif
   }
-  for (const std::string scene : {"bunny", "bunny_x16"}) {
-    const std::string variant = "shift10";
+  {
+    // bunny only: on bunny_x16, 1% of the diagonal spans hundreds of its tiny triangles, and
+    // either side takes tens of seconds.
+    const std::string scene = "bunny", variant = "shift10";
     for (unsigned threads : {1u, 2u})
       register_count(
           bench::benchmark_name("clearance", "trisect", scene, variant + "/d1pct", threads),

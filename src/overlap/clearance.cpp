@@ -43,9 +43,9 @@ bool share_a_vertex(const Triangle& s, const Triangle& t) noexcept {
 }
 
 /// The pair walk's visitor for clearance: boxes grown by the distance on every axis (outward
-/// rounding), then per pair of triangles the gap between their boxes, the separating planes,
-/// and the exact squared distance against the squared distance (exact in double: a float's
-/// square).
+/// rounding), then per pair of triangles the gap between their boxes (out when beyond), the
+/// nearest two vertices (in when within), the separating planes (out when beyond), and the exact
+/// squared distance against the squared distance (exact in double: a float's square).
 class PairsWithinDistance {
  public:
   PairsWithinDistance(const PairSide& first, const PairSide& second, float distance, bool self)
@@ -112,9 +112,11 @@ class PairsWithinDistance {
   void test(std::uint32_t i, const Boxed& s, std::uint32_t j, const Boxed& t) {
     if (detail::box_gap_lower_bound(s.box, t.box) > squared_) return;
     if (self_ && share_a_vertex(s.triangle, t.triangle)) return;
-    if (detail::separation_lower_bound(s.triangle, t.triangle) > squared_) return;
-    const SquaredDistance between = squared_distance(s.triangle, t.triangle);
-    if (compare(between, bounds_of(between), radius_, radius_bounds_) > 0) return;
+    if (detail::vertex_gap_upper_bound(s.triangle, t.triangle) > squared_) {
+      if (detail::separation_lower_bound(s.triangle, t.triangle) > squared_) return;
+      const SquaredDistance between = squared_distance(s.triangle, t.triangle);
+      if (compare(between, bounds_of(between), radius_, radius_bounds_) > 0) return;
+    }
     TriangleId a = first_.bvh().ids[i], b = second_.bvh().ids[j];
     if (self_ && b < a) std::swap(a, b);
     found_.push_back({a, b});
