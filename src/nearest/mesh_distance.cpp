@@ -15,7 +15,6 @@
 #include "trisect/geometry/triangle_distance.hpp"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <limits>
 #include <unordered_map>
@@ -28,29 +27,30 @@ using detail::PairSide;
 using detail::PairSubtree;
 using detail::SubtreePair;
 
-/// The smallest input id below each lane of a wide node (the largest id for unused lanes).
-using LaneIds = std::array<TriangleId, WideNode::width>;
+/// The smallest input id below each subtree of one tree met so far, each found once, when first
+/// asked, as the least id of its slot range (a subtree's slots are contiguous).
+class SubtreeMinIds {
+ public:
+  explicit SubtreeMinIds(const Bvh& bvh) : bvh_(bvh) {}
 
-/// `LaneIds` of every wide node of `bvh`, in one pass up from the leaves.
-std::vector<LaneIds> lane_min_ids(const Bvh& bvh) {
-  std::vector<LaneIds> result(bvh.wide.size());
-  const auto fill = [&](const auto& self, std::uint32_t node, std::uint32_t end) -> TriangleId {
-    const WideNode& wide = bvh.wide[node];
-    LaneIds& lanes = result[node];
-    lanes.fill(std::numeric_limits<TriangleId>::max());
-    for (unsigned used = wide.used_mask(); used != 0; used &= used - 1) {
-      const int i = std::countr_zero(used);
-      const std::uint32_t first = wide.first[i], last = wide.child_end(i, end);
-      lanes[static_cast<std::size_t>(i)] =
-          wide.child[i] == WideNode::leaf
-              ? *std::min_element(bvh.ids.begin() + first, bvh.ids.begin() + last)
-              : self(self, wide.child[i], last);
-    }
-    return *std::min_element(lanes.begin(), lanes.end());
-  };
-  if (!bvh.empty()) fill(fill, 0, static_cast<std::uint32_t>(bvh.size()));
-  return result;
-}
+  [[nodiscard]] TriangleId of(const PairSubtree& subtree) {
+    if (subtree.is_leaf()) return least(subtree);
+    if (known_.empty()) known_.assign(bvh_.wide.size(), unknown);
+    TriangleId& known = known_[subtree.node];
+    if (known == unknown) known = least(subtree);
+    return known;
+  }
+
+ private:
+  static constexpr TriangleId unknown = std::numeric_limits<TriangleId>::max();
+
+  [[nodiscard]] TriangleId least(const PairSubtree& subtree) const {
+    return *std::min_element(bvh_.ids.begin() + subtree.begin, bvh_.ids.begin() + subtree.end);
+  }
+
+  const Bvh& bvh_;
+  std::vector<TriangleId> known_;  // by wide node; `unknown` until asked
+};
 
 /// A triangle and its box.
 struct Boxed {
@@ -114,20 +114,9 @@ class NearestPair {
   // Once two triangles touch, only pairs of subtrees holding a smaller pair (by ids) matter:
   // the smallest ids below each side bound the pairs it holds.
   bool may_hold_smaller_pair(const SubtreePair& pair) {
-    if (first_min_ids_.empty()) {
-      first_min_ids_ = lane_min_ids(first_.bvh());
-      second_min_ids_ = lane_min_ids(second_.bvh());
-    }
-    const TriangleId a = subtree_min_id(first_.bvh(), first_min_ids_, pair.first);
+    const TriangleId a = first_min_ids_.of(pair.first);
     if (a != best_first_) return a < best_first_;
-    return subtree_min_id(second_.bvh(), second_min_ids_, pair.second) < best_second_;
-  }
-
-  static TriangleId subtree_min_id(const Bvh& bvh, const std::vector<LaneIds>& min_ids,
-                                   const PairSubtree& subtree) {
-    if (!subtree.is_leaf())
-      return *std::min_element(min_ids[subtree.node].begin(), min_ids[subtree.node].end());
-    return *std::min_element(bvh.ids.begin() + subtree.begin, bvh.ids.begin() + subtree.end);
+    return second_min_ids_.of(pair.second) < best_second_;
   }
 
   // Every pair of triangles of two leaves whose boxes are within the bound; returns the pairs
@@ -176,7 +165,7 @@ class NearestPair {
   const PairSide& second_;
   QueryStats counts_;
   std::vector<Boxed> first_scratch_, second_scratch_;
-  std::vector<LaneIds> first_min_ids_, second_min_ids_;                  // once two triangles touch
+  SubtreeMinIds first_min_ids_{first_.bvh()}, second_min_ids_{second_.bvh()};
   std::unordered_map<std::uint32_t, std::vector<Boxed>> mapped_leaves_;  // by first slot
   SquaredDistance best_;
   DistanceBounds best_bounds_;

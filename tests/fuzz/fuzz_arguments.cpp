@@ -1,11 +1,12 @@
-// libFuzzer target for the command lines of `trisect slice` and `trisect overlap`: the input is
-// one argument per line, the first `slice` or `overlap`; the words MESH and MESH2 stand for a
-// small closed mesh and a mesh of two crossing triangles. Every command line must end in exit
-// status 0, 1 (an output that cannot be written, such as /dev/full), or 2 with nothing on
-// stdout and a message on stderr that starts with "trisect" and quotes no token longer than 40
-// characters in full (but for a file named by the error it is about); nothing may crash.
-// Outputs the command line names are written in a scratch folder, the working folder of the
-// run; command lines with a slash in any argument are skipped, so that no other file is written.
+// libFuzzer target for the command lines of `trisect slice`, `trisect overlap` and `trisect
+// clearance`: the input is one argument per line, the first `slice`, `overlap` or `clearance`; the
+// words MESH and MESH2 stand for a small closed mesh and a mesh of two crossing triangles. Every
+// command line must end in exit status 0, 1 (an output that cannot be written, such as /dev/full),
+// or 2 with nothing on stdout and a message on stderr that starts with "trisect" and quotes no
+// token longer than 40 characters in full (but for a file named by the error it is about); nothing
+// may crash. Outputs the command line names are written in a scratch folder, the working folder of
+// the run; command lines with a slash in any argument are skipped, so that no other file is
+// written.
 #include <trisect/cli/run.hpp>
 
 #include <cstddef>
@@ -81,7 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const Scratch scratch;
   const std::vector<std::string> arguments =
       arguments_of(std::string_view(reinterpret_cast<const char*>(data), size));
-  if (arguments[0] != "slice" && arguments[0] != "overlap") return 0;
+  if (arguments[0] != "slice" && arguments[0] != "overlap" && arguments[0] != "clearance") return 0;
   if (asks_for_many_planes(arguments)) return 0;
   // Outputs stay in the scratch folder: a path with a slash could name any file (CI runs as
   // root).

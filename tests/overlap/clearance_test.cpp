@@ -3,6 +3,7 @@
 // with and without a transform, at several thread counts; pairs at exactly the distance; the
 // distance 0 against overlap; huge and tiny coordinates; zero-area triangles; bad distances.
 #include "support/nearest_oracle.hpp"
+#include "support/property.hpp"
 #include "support/scenes.hpp"
 
 #include <trisect/bvh/build.hpp>
@@ -85,11 +86,16 @@ void require_self_within_matches(const Scene& scene, float d) {
 
 Transform shift(Vec3 offset) { return {{1, 0, 0, offset.x, 0, 1, 0, offset.y, 0, 0, 1, offset.z}}; }
 
+// Soups of `count` triangles, or a third of them in the sanitizer run.
+std::size_t sized(std::size_t count) { return reduced_run() ? count / 3 : count; }
+
 TEST_CASE("pairs within a distance equal the exact brute force", "[overlap][clearance]") {
   for (const float d : {0.0f, 0.01f, 0.1f, 0.7f}) {
-    require_within_matches(random_soup(400, 61), random_soup(400, 62), Transform{}, d);
-    require_within_matches(lattice_soup(400, 63), lattice_soup(400, 64), Transform{}, d);
-    require_within_matches(needles(200, 65), random_soup(300, 66), Transform{}, d);
+    require_within_matches(random_soup(sized(400), 61), random_soup(sized(400), 62), Transform{},
+                           d);
+    require_within_matches(lattice_soup(sized(400), 63), lattice_soup(sized(400), 64), Transform{},
+                           d);
+    require_within_matches(needles(sized(200), 65), random_soup(sized(300), 66), Transform{}, d);
   }
   // A quarter turn with a shift, and an arbitrary rotation with a fractional shift.
   const Transform quarter{{0, -1, 0, 1, 1, 0, 0, 0, 0, 0, 1, -1}};
@@ -141,8 +147,8 @@ TEST_CASE("self pairs within a distance leave neighbours out and equal the brute
           "[overlap][clearance]") {
   for (const float d : {0.0f, 0.05f, 0.4f}) {
     require_self_within_matches(noisy_sphere(10, 14, 81), d);
-    require_self_within_matches(random_soup(400, 82), d);
-    require_self_within_matches(lattice_soup(300, 83), d);  // degenerate triangles too
+    require_self_within_matches(random_soup(sized(400), 82), d);
+    require_self_within_matches(lattice_soup(sized(300), 83), d);  // degenerate triangles too
   }
 }
 
