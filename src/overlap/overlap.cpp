@@ -14,7 +14,6 @@
 #include "trisect/geometry/detail/self_overlap_filter.hpp"
 #include "trisect/geometry/self_overlap.hpp"
 #include "trisect/geometry/triangle_triangle.hpp"
-#include "trisect/math/detail/float_rounding.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <tbb/parallel_for.h>
