@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdint>
 #include <sstream>
@@ -50,6 +51,29 @@ TEST_CASE("a saved tree loads back bit for bit and answers every query", "[io][b
     validate(loaded, &soup);
     check_every_query(loaded, scene, 20);
   }
+}
+
+TEST_CASE("the rays' views are not saved; a loaded tree makes them again and answers the same",
+          "[io][bvh_file]") {
+  const ScratchFolder folder;
+  const Scene scene = noisy_sphere(30, 40, 6);
+  const Bvh plain = build(scene.soup());
+  const Bvh with_views = build(scene.soup(), {.ray_nodes = true, .ray_leaves = true});
+  REQUIRE(with_views.has_ray_leaves());
+  const auto path = folder.path() / "views.bvh";
+  save_bvh(with_views, path);
+  CHECK(read_regular_file(path) == bytes_of(plain));
+  Bvh loaded = load_bvh(path, {.verify_checksum = true, .validate_tree = true});
+  CHECK(!loaded.has_ray_nodes());
+  CHECK(!loaded.has_ray_leaves());
+  refresh_ray_nodes(loaded);
+  refresh_ray_leaves(loaded);
+  REQUIRE(loaded.has_ray_leaves());
+  const EdgeGroup made = loaded.ray_leaves.group(0, 4), built = with_views.ray_leaves.group(0, 4);
+  REQUIRE(loaded.ray_leaves.bytes() == with_views.ray_leaves.bytes());
+  CHECK(std::equal(made.values, made.values + loaded.ray_leaves.bytes() / sizeof(float),
+                   built.values));
+  check_every_query(loaded, scene, 40);
 }
 
 TEST_CASE("an empty tree saves and loads as an empty tree", "[io][bvh_file]") {
