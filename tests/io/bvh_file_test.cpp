@@ -53,7 +53,7 @@ TEST_CASE("a saved tree loads back bit for bit and answers every query", "[io][b
   }
 }
 
-TEST_CASE("the rays' views are not saved; a loaded tree makes them again and answers the same",
+TEST_CASE("the rays' views are not saved, and a loaded tree makes them again and answers the same",
           "[io][bvh_file]") {
   const ScratchFolder folder;
   const Scene scene = noisy_sphere(30, 40, 6);
