@@ -124,6 +124,30 @@ class PairSide {
   std::vector<ChildBoxes> mapped_boxes_;
 };
 
+/// The last leaf of one side a visitor read, each triangle mapped and made into a `T` by
+/// `make(triangle)`: a walk meets a leaf many times in a row (with each child of the node it
+/// was split against), so it is read again only when another leaf comes.
+template <class T>
+class LastLeaf {
+ public:
+  /// The triangles of `side`'s leaf `leaf`, made by `make`, or those kept from the last call
+  /// when it was the same leaf.
+  template <class Make>
+  const std::vector<T>& of(const PairSide& side, const PairSubtree& leaf, Make&& make) {
+    if (begin_ != leaf.begin) {
+      begin_ = leaf.begin;
+      items_.clear();
+      side.for_each_mapped(leaf,
+                           [&](std::uint32_t, const Triangle& t) { items_.push_back(make(t)); });
+    }
+    return items_;
+  }
+
+ private:
+  std::uint32_t begin_ = WideNode::unused;
+  std::vector<T> items_;
+};
+
 /// What the pair walk asks of its visitor:
 /// - `bound()`: pairs whose key is above it cannot hold an answer still wanted (+inf for a
 ///   visitor that wants every answer); the best-first walk ends at the first such pair;

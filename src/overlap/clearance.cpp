@@ -63,14 +63,14 @@ class PairsWithinDistance {
     return BoxQuery{grown(box)}.child_masks(boxes).touching;
   }
   bool visit_leaves(const PairSubtree& x, const PairSubtree& y) {
-    const std::vector<Boxed>& xs = leaf(first_, x, first_cache_);
+    const std::vector<Boxed>& xs = first_leaf_.of(first_, x, boxed);
     if (self_ && x.same_as(y)) {
       for (std::uint32_t i = 0; i < xs.size(); ++i)
         for (std::uint32_t j = i + 1; j < xs.size(); ++j)
           test(x.begin + i, xs[i], y.begin + j, xs[j]);
       return true;
     }
-    const std::vector<Boxed>& ys = leaf(second_, y, second_cache_);
+    const std::vector<Boxed>& ys = second_leaf_.of(second_, y, boxed);
     for (std::uint32_t i = 0; i < xs.size(); ++i)
       for (std::uint32_t j = 0; j < ys.size(); ++j) test(x.begin + i, xs[i], y.begin + j, ys[j]);
     return true;
@@ -80,23 +80,7 @@ class PairsWithinDistance {
   [[nodiscard]] std::vector<TrianglePair>& found() noexcept { return found_; }
 
  private:
-  /// The last leaf of one side read: the walk meets a leaf many times in a row.
-  struct LeafCache {
-    std::uint32_t begin = WideNode::unused;
-    std::vector<Boxed> triangles;
-  };
-
-  static const std::vector<Boxed>& leaf(const PairSide& side, const PairSubtree& x,
-                                        LeafCache& cache) {
-    if (cache.begin != x.begin) {
-      cache.begin = x.begin;
-      cache.triangles.clear();
-      side.for_each_mapped(x, [&](std::uint32_t, const Triangle& t) {
-        cache.triangles.push_back({t, t.bounds()});
-      });
-    }
-    return cache.triangles;
-  }
+  static Boxed boxed(const Triangle& t) noexcept { return {t, t.bounds()}; }
 
   // `box` grown by the distance on every side, rounded outward.
   [[nodiscard]] Aabb grown(const Aabb& box) const noexcept {
@@ -129,7 +113,7 @@ class PairsWithinDistance {
   SquaredDistance radius_;
   DistanceBounds radius_bounds_;
   bool self_;
-  LeafCache first_cache_, second_cache_;
+  detail::LastLeaf<Boxed> first_leaf_, second_leaf_;
   std::vector<TrianglePair> found_;
 };
 

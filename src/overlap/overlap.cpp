@@ -117,26 +117,6 @@ class IntersectingPairs {
     return callback_(context_, a, b);
   }
 
-  /// The last leaf of one side made ready: the descent meets a leaf many times in a row (with
-  /// each child of the node it was split against).
-  struct LeafCache {
-    std::uint32_t begin = WideNode::unused;
-    std::vector<Ready> ready;
-  };
-
-  /// The triangles of `side`'s leaf `x`, mapped and made ready (or taken from `cache`).
-  static const std::vector<Ready>& ready_leaf(const PairSide& side, const PairSubtree& x,
-                                              LeafCache& cache) {
-    if (cache.begin != x.begin) {
-      cache.begin = x.begin;
-      cache.ready.clear();
-      side.for_each_mapped(x, [&](std::uint32_t, const Triangle& triangle) {
-        cache.ready.push_back(Ready::of(triangle));
-      });
-    }
-    return cache.ready;
-  }
-
   /// The positions in `ready` of the triangles that may touch `box`, into `kept`: the box
   /// normals and the triangle's normal, four of the separating axes of `intersects(triangle,
   /// box)` (the nine edge axes cost more than they save at leaves of a few triangles,
@@ -152,10 +132,10 @@ class IntersectingPairs {
 
   /// Every pair of slots of two leaves (of one leaf with itself: i < j), exactly.
   bool test_leaves(const PairSubtree& x, const PairSubtree& y) {
-    const std::vector<Ready>& ys = ready_leaf(second_, y, second_cache_);
+    const std::vector<Ready>& ys = second_leaf_.of(second_, y, Ready::of);
     keep(ys, x.box, second_kept_);
     if (second_kept_.empty()) return true;
-    const std::vector<Ready>& xs = ready_leaf(first_, x, first_cache_);
+    const std::vector<Ready>& xs = first_leaf_.of(first_, x, Ready::of);
     keep(xs, y.box, first_kept_);
     for (const std::uint32_t i : first_kept_) {
       for (const std::uint32_t k : second_kept_) {
@@ -231,7 +211,7 @@ class IntersectingPairs {
   bool self_;
   detail::PairCallback callback_;
   void* context_;
-  LeafCache first_cache_, second_cache_;
+  detail::LastLeaf<Ready> first_leaf_, second_leaf_;
   std::vector<std::uint32_t> first_kept_, second_kept_;
   std::vector<TrianglePair> found_;
 };
