@@ -60,15 +60,6 @@ constexpr std::size_t parallel_subtree_threshold = 4096;
 // child, so the depth stays under max_bvh_depth for any 32-bit triangle count.
 constexpr int sah_depth_limit = max_bvh_depth - 40;
 constexpr int width = WideNode::width;
-// Ranges from `fused_cut_size` on bin their halves as they are cut (`detail::cut_and_bin`);
-// halves at least `fused_half_size` long keep the split found from those bins. Above that, up
-// from where the halves' own binning would take a sample (`detail::sampled_binning_size`), a
-// cut binning every reference costs more than it saves, and the halves bin on their own.
-constexpr std::size_t fused_cut_size = 512;
-constexpr std::size_t fused_half_size = 128;
-constexpr bool fuses(std::size_t size) {
-  return size >= fused_cut_size && size < 2 * detail::sampled_binning_size;
-}
 
 // A range of references that is, or may become, one child of the wide node being grown.
 struct Candidate {
@@ -189,40 +180,13 @@ class Builder {
     return {};
   }
 
-  // Splits `c` (evaluated, more than one reference, a child of a wide node at `depth`) by its
-  // split, or at the object median when it has none. Long ranges bin both halves on the way and
-  // come back with their splits found.
-  std::pair<Candidate, Candidate> split(const Candidate& c, int depth) {
-    if (c.split.axis >= 0 && fuses(c.size()) && depth + 1 < sah_depth_limit)
-      return split_and_evaluate(c);
+  // Splits `c` (evaluated, more than one reference) by its split, or at the object median when
+  // it has none.
+  std::pair<Candidate, Candidate> split(const Candidate& c) {
     const Partition cut =
         c.split.axis >= 0
-            ? detail::cut(references_.get(), c.begin, c.end, c.mapping, c.split)
+            ? detail::partition(references_.get(), c.begin, c.end, c.mapping, c.split)
             : detail::median_partition(references_.get(), c.begin, c.end, c.range.centroids);
-    return halves_of(c, cut);
-  }
-
-  // `split` for long ranges: the cut bins each half by its side mapping, and halves long enough
-  // for those bins to be fine take their split from them (shorter ones are evaluated later, with
-  // as many bins as references and their own bounds).
-  std::pair<Candidate, Candidate> split_and_evaluate(const Candidate& c) {
-    const detail::BinnedCut binned =
-        detail::cut_and_bin(references_.get(), c.begin, c.end, c.range.centroids, c.mapping,
-                            c.split, options_.bin_count);
-    std::pair<Candidate, Candidate> halves = halves_of(c, binned.cut);
-    const auto take = [&](Candidate& half, const BinMapping& mapping, const detail::Binning& bins) {
-      if (half.size() < fused_half_size) return;
-      half.evaluated = true;
-      half.mapping = mapping;
-      if (!mapping.all_coincide()) half.split = detail::best_split(bins, mapping);
-    };
-    take(halves.first, binned.left_mapping, *binned.left_bins);
-    take(halves.second, binned.right_mapping, *binned.right_bins);
-    return halves;
-  }
-
-  // The two halves of `c` that `cut` made.
-  static std::pair<Candidate, Candidate> halves_of(const Candidate& c, const Partition& cut) {
     std::pair<Candidate, Candidate> halves;
     halves.first.begin = c.begin;
     halves.first.end = cut.middle;
@@ -257,7 +221,7 @@ class Builder {
         c.leaf = true;
         continue;
       }
-      auto [left, right] = split(c, depth);
+      auto [left, right] = split(c);
       for (int i = count; i > chosen + 1; --i) children[i] = children[i - 1];
       children[chosen] = left;
       children[chosen + 1] = right;
