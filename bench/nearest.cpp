@@ -17,6 +17,9 @@
 //   embree         rtcPointQuery with a float closest-point function shrinking the radius, on a
 //                  triangle scene (MEDIUM, threads=1 device), embree_closest_point.hpp
 //                  (src/embree_peer/, shared with the tests).
+// knearest/trisect/bunny_x16/{k1,k8}/t1: trisect::k_nearest with k = 1 and 8 per point of the
+// near points (t1); each answer's first triangle is checked against k1's (the same id and
+// distance), whose answers are checked against closest's.
 // inside/<library>/<scene>/{near,uniform}/tN, closed scenes sphere_1m and fandisk (the shared
 // CAD mesh, 12,946 triangles, many vertices and faces on axis planes; left out when absent):
 //   trisect        trisect::side_of per point (t1).
@@ -59,6 +62,7 @@
 #include <trisect/geometry/point_triangle_distance.hpp>
 #include <trisect/nearest/closest_point.hpp>
 #include <trisect/nearest/inside.hpp>
+#include <trisect/nearest/k_nearest.hpp>
 #include <trisect/nearest/mesh_distance.hpp>
 
 #ifdef TRISECT_BENCH_HAVE_CGAL
@@ -87,6 +91,7 @@
 #include <random>
 #include <span>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -224,6 +229,14 @@ std::string describe(const std::optional<ClosestPoint>& answer) {
 }
 
 /// As above, for a side.
+std::string describe(const std::vector<ClosestPoint>& answer) {
+  if (answer.empty()) return "none";
+  std::ostringstream text;
+  text.precision(9);
+  text << answer.size() << " triangles, the first " << answer[0].id << " at " << answer[0].distance;
+  return text.str();
+}
+
 std::string describe(PointSide side) { return trisect::to_string(side); }
 
 /// As above, for a mesh distance.
@@ -433,6 +446,60 @@ void register_closest() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// knearest
+
+using Neighbours = std::vector<ClosestPoint>;
+
+/// trisect's k nearest (k = `k`) of every near point of bunny_x16, one point at a time.
+Queries<Neighbours> k_nearest_queries(std::size_t k) {
+  const trisect::Bvh& bvh = nearest_bvh("bunny_x16");
+  return per_point<Neighbours>(query_points("bunny_x16", "near"), 1,
+                               [&bvh, k](const Vec3& p) { return trisect::k_nearest(bvh, p, k); });
+}
+
+/// The same first triangle, at the same distance, as `reference` (k1's answer).
+Verdict same_first(std::size_t, const Neighbours& answer, const Neighbours& reference) {
+  if (answer.empty() || reference.empty())
+    return answer.empty() == reference.empty() ? Verdict::same : Verdict::differs;
+  return answer[0].id == reference[0].id && answer[0].distance == reference[0].distance
+             ? Verdict::same
+             : Verdict::differs;
+}
+
+/// k1's answers, checked against closest's (the first triangle of each is closest's).
+const std::vector<Neighbours>& k1_reference() {
+  return kept_answers<Neighbours>("knearest/k1", [] {
+    Queries<Neighbours> queries = k_nearest_queries(1);
+    const std::vector<MaybeClosest>& closest = closest_reference("bunny_x16", "near");
+    return Queries<Neighbours>{
+        queries.count, [queries, &closest](std::span<Neighbours> answers) {
+          queries.answer(answers);
+          for (std::size_t i = 0; i < answers.size(); ++i)
+            if (!closest[i] || answers[i].size() != 1 || answers[i][0].id != closest[i]->id)
+              throw std::runtime_error("k_nearest with k = 1 differs from closest_point at point " +
+                                       std::to_string(i));
+        }};
+  });
+}
+
+/// Registers knearest/trisect/bunny_x16/{k1,k8}/t1.
+void register_k_nearest() {
+  for (const std::size_t k : {std::size_t{1}, std::size_t{8}}) {
+    register_queries<Neighbours>(
+        bench::benchmark_name("knearest", "trisect", "bunny_x16", k == 1 ? "k1" : "k8", 1), 1,
+        [k] { return k_nearest_queries(k); },
+        {[]() -> const std::vector<Neighbours>& { return k1_reference(); }, same_first},
+        [k](const std::vector<Neighbours>&) {
+          trisect::QueryStats stats;
+          const trisect::Bvh& bvh = nearest_bvh("bunny_x16");
+          for (const Vec3& p : query_points("bunny_x16", "near"))
+            benchmark::DoNotOptimize(trisect::k_nearest(bvh, p, k, infinity, &stats));
+          return walk_counters(stats, point_count);
+        });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // inside
 
 /// The side-of batch of `library` (trisect, trisect_batch, cgal) at `threads`.
@@ -622,6 +689,7 @@ void register_mesh_distance() {
 
 void bench::register_all() {
   register_closest();
+  register_k_nearest();
   register_inside();
   register_mesh_distance();
 }

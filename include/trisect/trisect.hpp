@@ -67,6 +67,7 @@
 
 #include "trisect/nearest/closest_point.hpp"
 #include "trisect/nearest/inside.hpp"
+#include "trisect/nearest/k_nearest.hpp"
 #include "trisect/nearest/mesh_distance.hpp"
 
 #include "trisect/broadphase/broadphase.hpp"

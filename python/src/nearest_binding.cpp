@@ -1,15 +1,17 @@
-// `Mesh.closest_points`, `Mesh.inside` and `Mesh.signed_distance`.
+// `Mesh.closest_points`, `Mesh.k_nearest`, `Mesh.inside` and `Mesh.signed_distance`.
 
 #include "bindings.hpp"
 #include "released.hpp"
 
 #include <trisect/nearest/closest_point.hpp>
 #include <trisect/nearest/inside.hpp>
+#include <trisect/nearest/k_nearest.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace trisect::python {
@@ -46,6 +48,30 @@ py::tuple closest_binding(const PyMesh& mesh, py::handle points, float max_dista
   const auto count = static_cast<py::ssize_t>(row_count(rows));
   return py::make_tuple(to_numpy(std::move(out.distance)), to_numpy(std::move(out.ids)),
                         to_numpy(std::move(out.points), {count, 3}));
+}
+
+// The k nearest of every point in CSR form: distances and ids of point i at
+// [offsets[i], offsets[i + 1]), nearest first.
+py::tuple k_nearest_binding(const PyMesh& mesh, py::handle points, std::int64_t k,
+                            float max_distance, ThreadCount threads) {
+  if (k < 1)
+    throw InvalidInput("k_nearest: k is " + std::to_string(k) + " (it must be at least 1)");
+  const FloatArray rows = float_rows(points, 3, "points");
+  std::vector<double> distances;
+  std::vector<std::int64_t> ids, offsets{0};
+  run_released(threads, [&] {
+    const std::vector<std::vector<ClosestPoint>> answers =
+        k_nearest_batch(mesh.bvh(), as_points(rows), static_cast<std::size_t>(k), max_distance);
+    for (const std::vector<ClosestPoint>& nearest : answers) {
+      for (const ClosestPoint& answer : nearest) {
+        distances.push_back(answer.distance);
+        ids.push_back(answer.id);
+      }
+      offsets.push_back(static_cast<std::int64_t>(ids.size()));
+    }
+  });
+  return py::make_tuple(to_numpy(std::move(distances)), to_numpy(std::move(ids)),
+                        to_numpy(std::move(offsets)));
 }
 
 py::array inside_binding(const PyMesh& mesh, py::handle points, ThreadCount threads) {
@@ -99,6 +125,15 @@ void bind_nearest(py::module_& module, MeshClass& mesh) {
            "on the triangle (inf when none); points (k, 3) float32 the nearest point of that "
            "triangle (NaN when none). ValueError for a non-finite point or a negative or NaN "
            "max_distance.");
+  mesh.def("k_nearest", &k_nearest_binding, py::arg("points"), py::arg("k"),
+           py::arg("max_distance") = std::numeric_limits<float>::infinity(), py::kw_only(),
+           py::arg("threads") = 0,
+           "For each (n, 3) point, its k nearest triangles within max_distance, in CSR form: "
+           "(distance, ids, offsets), point i's at [offsets[i], offsets[i + 1]) (offsets has n + 1 "
+           "entries), by ascending exact distance, equal distances by ascending id; fewer than k "
+           "where fewer count. distance (float64) and ids (int64) as closest_points gives them; "
+           "the first of each point is closest_points' answer. ValueError for k < 1, a non-finite "
+           "point or a negative or NaN max_distance.");
   mesh.def("inside", &inside_binding, py::arg("points"), py::kw_only(), py::arg("threads") = 0,
            "For each (k, 3) point, uint8: SURFACE (2) on a triangle, else INSIDE (1) or OUTSIDE "
            "(0) by the even-odd rule, decided exactly. ValueError when the mesh is not closed "

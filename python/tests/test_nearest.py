@@ -116,3 +116,38 @@ def test_one_rule_for_closed():
     assert not opened.is_closed
     with pytest.raises(ValueError, match="not closed"):
         opened.inside(points)
+
+
+def test_k_nearest_against_cli(tmp_path):
+    path = shared_mesh("spot")
+    mesh = trisect.load(path)
+    points = random_points(mesh, 35, 150)
+    distance, ids, offsets = mesh.k_nearest(points, 6)
+    assert offsets.tolist() == list(range(0, 6 * len(points) + 1, 6))
+    lines = query_cli(path, ["nearest 6 " + " ".join(map(number, p)) for p in points], tmp_path)
+    for i, line in enumerate(lines):
+        tokens = line.split()
+        assert ids[offsets[i]:offsets[i + 1]].tolist() == [int(t) for t in tokens[1::2]]
+        np.testing.assert_allclose(distance[offsets[i]:offsets[i + 1]], [float(t) for t in tokens[0::2]], rtol=2e-6)
+    first_distance, first_ids, _ = mesh.closest_points(points)
+    assert ids[offsets[:-1]].tolist() == first_ids.tolist()
+    np.testing.assert_array_equal(distance[offsets[:-1]], first_distance)
+    assert np.all(np.diff(distance.reshape(-1, 6), axis=1) >= 0)
+
+
+def test_k_nearest_limits_ties_and_errors():
+    # Two triangles sharing the edge x = 0 in z = 0, and one in z = 2: the origin is at distance
+    # 0 from the first two (ids 0, 1 in order) and 2 from the third.
+    mesh = trisect.Mesh([[0, -1, 0], [0, 1, 0], [1, 0, 0], [-1, 0, 0], [-1, -1, 2], [1, -1, 2], [0, 1, 2]],
+                        [[0, 1, 2], [1, 0, 3], [4, 5, 6]])
+    distance, ids, offsets = mesh.k_nearest([[0, 0, 0], [0, 0, 5]], 5)
+    assert ids.tolist() == [0, 1, 2, 2, 0, 1] and offsets.tolist() == [0, 3, 6]
+    assert distance.tolist() == [0.0, 0.0, 2.0, 3.0, 5.0, 5.0]
+    distance, ids, offsets = mesh.k_nearest([[0, 0, 0], [0, 0, 5]], 3, max_distance=2)
+    assert ids.tolist() == [0, 1, 2] and offsets.tolist() == [0, 3, 3]
+    with pytest.raises(ValueError, match="k is 0"):
+        mesh.k_nearest([[0, 0, 0]], 0)
+    with pytest.raises(ValueError):
+        mesh.k_nearest([[0, np.inf, 0]], 2)
+    with pytest.raises(ValueError):
+        mesh.k_nearest([[0, 0, 0]], 2, max_distance=np.nan)

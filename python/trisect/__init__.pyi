@@ -107,6 +107,11 @@ class Mesh:
         self, points: ArrayLike, max_distance: float = ..., *, threads: int = 0
     ) -> tuple[Float64Array, Int64Array, Float32Array]:
         """(distance, ids, points): inf, -1, NaN where no triangle is within max_distance."""
+    def k_nearest(
+        self, points: ArrayLike, k: int, max_distance: float = ..., *, threads: int = 0
+    ) -> tuple[Float64Array, Int64Array, Int64Array]:
+        """(distance, ids, offsets) in CSR form: point i's k nearest triangles (within
+        max_distance) at [offsets[i], offsets[i + 1]), nearest first, ties by id."""
     def inside(self, points: ArrayLike, *, threads: int = 0) -> npt.NDArray[np.uint8]:
         """OUTSIDE, INSIDE or SURFACE per point; the mesh must be closed."""
     def signed_distance(self, points: ArrayLike, *, threads: int = 0) -> Float64Array:

@@ -55,6 +55,20 @@ void append_closest(std::string& out, const std::optional<ClosestPoint>& closest
   out.append(buffer, static_cast<std::size_t>(length));
 }
 
+void append_nearest(std::string& out, const std::vector<ClosestPoint>& nearest) {
+  if (nearest.empty()) {
+    out += "none\n";
+    return;
+  }
+  char buffer[64];
+  for (std::size_t i = 0; i < nearest.size(); ++i) {
+    const int length = std::snprintf(buffer, sizeof buffer, i == 0 ? "%.9g %u" : " %.9g %u",
+                                     nearest[i].distance, nearest[i].id);
+    out.append(buffer, static_cast<std::size_t>(length));
+  }
+  out += '\n';
+}
+
 // One query's answer line, replacing `line`.
 void answer_line(const Bvh& bvh, const Query& query, std::string& line) {
   line.clear();
@@ -65,6 +79,8 @@ void answer_line(const Bvh& bvh, const Query& query, std::string& line) {
           append_hit(line, closest_hit(bvh, shape));
         } else if constexpr (std::is_same_v<Shape, ClosestQuery>) {
           append_closest(line, closest_point(bvh, shape.point, shape.max_distance));
+        } else if constexpr (std::is_same_v<Shape, NearestQuery>) {
+          append_nearest(line, k_nearest(bvh, shape.point, shape.k, shape.max_distance));
         } else if constexpr (std::is_same_v<Shape, InsideQuery>) {
           line += to_string(side_of(bvh, shape.point));
           line += '\n';
@@ -112,6 +128,7 @@ blank lines and lines starting with # are ignored:
   sphere CX CY CZ R                closed ball, R >= 0
   ray OX OY OZ DX DY DZ [TMIN [TMAX]]   TMIN defaults to 0, TMAX to inf
   closest X Y Z [RMAX]             the nearest triangle within RMAX (>= 0, default inf)
+  nearest K X Y Z [RMAX]           the K (>= 1) nearest triangles within RMAX
   inside X Y Z                     inside, outside or on the mesh, which must be closed
 Numbers are rounded to float as strtof does; inf is accepted for box bounds, R, TMIN, TMAX,
 RMAX.
@@ -124,6 +141,9 @@ Output, one line per query, in order:
   closest            "D ID PX PY PZ": ID the smallest id among the triangles at the smallest
                      exact distance D, P the point of triangle ID nearest the query point (9
                      significant digits; D exactly 0 on the triangle), or "none"
+  nearest            "D1 ID1 D2 ID2 ...": up to K triangles within RMAX by ascending exact
+                     distance, equal distances by ascending id (as closest's D and ID), or
+                     "none"
   inside             "surface" on a triangle, else "inside" or "outside" by the even-odd rule;
                      a mesh that is not closed (an edge of an odd number of triangles of
                      non-zero area, vertices welded by position) is an error naming the edge
@@ -159,7 +179,7 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
 
 void add_query_command(CLI::App& app, Context& context) {
   CLI::App* command = app.add_subcommand(
-      "query", "answer box, plane, sphere, ray, closest and inside queries on MESH");
+      "query", "answer box, plane, sphere, ray, closest, nearest and inside queries on MESH");
   const auto mesh_path = std::make_shared<std::string>();
   const auto query_path = std::make_shared<std::string>();
   command->add_option("MESH", *mesh_path, mesh_argument_help)->required();

@@ -2,7 +2,9 @@
 
 #include "trisect/io/text_token.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <utility>
 
@@ -47,6 +49,19 @@ class LineReader {
       fail(std::string(name) + " " + quoted_excerpt(token) +
            " is infinite (or out of float range)");
     return *value;
+  }
+
+  // Number `index` as a whole decimal count from 1 to 2^32 - 1.
+  std::size_t count(std::size_t index, const char* name) const {
+    const std::string_view token = tokens_[index];
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
+    if (error == std::errc::result_out_of_range || (error == std::errc{} && value > 0xFFFFFFFFu))
+      fail(std::string(name) + " " + quoted_excerpt(token) + " is too large (at most 4294967295)");
+    if (error != std::errc{} || end != token.data() + token.size())
+      fail(std::string(name) + " " + quoted_excerpt(token) + " is not a whole number");
+    if (value == 0) fail(std::string(name) + " is 0 (it must be at least 1)");
+    return static_cast<std::size_t>(value);
   }
 
   Vec3 vector(std::size_t first, const char* name, bool may_be_infinite) const {
@@ -97,6 +112,14 @@ Query parse_closest(const LineReader& line) {
   return query;
 }
 
+Query parse_nearest(const LineReader& line) {
+  line.expect_count(4, 5, "4 or 5 numbers: K X Y Z [RMAX]");
+  NearestQuery query{line.count(1, "K"), line.vector(2, "nearest point", false)};
+  if (line.number_count() == 5) query.max_distance = line.number(5, "RMAX", true);
+  if (query.max_distance < 0) line.fail("RMAX is negative");
+  return query;
+}
+
 Query parse_inside(const LineReader& line, std::size_t line_number) {
   line.expect_count(3, 3, "3 numbers: X Y Z");
   return InsideQuery{line.vector(1, "inside point", false), line_number};
@@ -109,9 +132,10 @@ Query parse_line(const LineReader& line, std::size_t line_number) {
   if (keyword == "sphere") return parse_sphere(line);
   if (keyword == "ray") return parse_ray(line);
   if (keyword == "closest") return parse_closest(line);
+  if (keyword == "nearest") return parse_nearest(line);
   if (keyword == "inside") return parse_inside(line, line_number);
   line.fail("unknown query " + quoted_excerpt(keyword) +
-            " (expected box, plane, sphere, ray, closest or inside)");
+            " (expected box, plane, sphere, ray, closest, nearest or inside)");
 }
 
 }  // namespace

@@ -57,6 +57,30 @@ TEST_CASE("closest lines: D ID P, ties to the smallest id, RMAX inclusive", "[cl
         "0.5 7 1 0.25 0.75\n");
 }
 
+TEST_CASE("nearest lines: D ID pairs by distance, ties by id, RMAX inclusive", "[cli][nearest]") {
+  const testing::ScratchFolder folder;
+  const std::string mesh = folder.write("cube.obj", cube_obj).string();
+  const std::string queries = folder
+                                  .write("q.txt",
+                                         "nearest 3 0.5 0.5 0.5\n"   // all twelve at 0.5
+                                         "nearest 20 0.5 0.5 0.5\n"  // K beyond the mesh
+                                         "nearest 1 2 2 2\n"         // closest's D and ID
+                                         "nearest 3 0.5 0.5 3 2\n"   // the top at exactly 2
+                                         "nearest 4 0.5 0.5 3 1\n"   // nothing within 1
+                                         "nearest 2 1.5 0.25 0.75\n")
+                                  .string();
+  const Run run = command({"query", mesh, queries});
+  CHECK(run.status == 0);
+  CHECK(run.err.empty());
+  CHECK(run.out ==
+        "0.5 0 0.5 1 0.5 2\n"
+        "0.5 0 0.5 1 0.5 2 0.5 3 0.5 4 0.5 5 0.5 6 0.5 7 0.5 8 0.5 9 0.5 10 0.5 11\n"
+        "1.73205081 2\n"
+        "2 2 2 3\n"
+        "none\n"
+        "0.5 7 0.559016994 2\n");  // 2 and 4 tie at sqrt(0.3125)
+}
+
 TEST_CASE("closest on an empty mesh answers none", "[cli][nearest]") {
   const testing::ScratchFolder folder;
   const std::string mesh = folder.write("empty.obj", "v 0 0 0\n").string();
@@ -137,7 +161,7 @@ TEST_CASE("inside on the mesh with a vertex on each ray the old retries cast", "
   }
 }
 
-TEST_CASE("closest and inside lines are checked like the others", "[cli][nearest]") {
+TEST_CASE("closest, nearest and inside lines are checked like the others", "[cli][nearest]") {
   const testing::ScratchFolder folder;
   const std::string mesh = folder.write("cube.obj", cube_obj).string();
   const auto error_of = [&](const std::string& line) {
@@ -152,6 +176,16 @@ TEST_CASE("closest and inside lines are checked like the others", "[cli][nearest
   CHECK_THAT(error_of("closest inf 0 0"), Catch::Contains("bad.txt:2: closest point"));
   CHECK_THAT(error_of("closest 0 0"), Catch::Contains("3 or 4 numbers"));
   CHECK_THAT(error_of("closest 0 0 0 1 2"), Catch::Contains("3 or 4 numbers"));
+  CHECK_THAT(error_of("nearest 0 0 0 0"), Catch::Contains("bad.txt:2: K is 0"));
+  CHECK_THAT(error_of("nearest 1.5 0 0 0"), Catch::Contains("bad.txt:2: K '1.5' is not a whole"));
+  CHECK_THAT(error_of("nearest -1 0 0 0"), Catch::Contains("bad.txt:2: K '-1' is not a whole"));
+  CHECK_THAT(error_of("nearest 4294967296 0 0 0"),
+             Catch::Contains("bad.txt:2: K '4294967296' is too large"));
+  CHECK_THAT(error_of("nearest 2 0 0"), Catch::Contains("'nearest' takes 4 or 5 numbers"));
+  CHECK_THAT(error_of("nearest 2 0 0 0 1 2"), Catch::Contains("4 or 5 numbers"));
+  CHECK_THAT(error_of("nearest 2 0 0 0 -1"), Catch::Contains("bad.txt:2: RMAX is negative"));
+  CHECK_THAT(error_of("nearest 2 nan 0 0"), Catch::Contains("bad.txt:2: nearest point is NaN"));
+  CHECK_THAT(error_of("nearest 2 0 inf 0"), Catch::Contains("bad.txt:2: nearest point"));
   CHECK_THAT(error_of("inside 0 0 0 1"), Catch::Contains("bad.txt:2: 'inside' takes 3 numbers"));
   CHECK_THAT(error_of("inside 0 nan 0"), Catch::Contains("bad.txt:2: inside point is NaN"));
 }

@@ -154,17 +154,7 @@ TEST_CASE("closest_point with vertices at +-3e38: differences overflow float",
 
 TEST_CASE("closest_point on lattice ties: the smallest id among equidistant triangles",
           "[nearest][closest_point]") {
-  // Four unit squares' triangles around the origin, in the plane z = 0, and copies: the
-  // origin is a vertex of all of them, (0.5, 0, 1) is at distance 1 from an edge of four.
-  Scene scene{"ties", {}, {}};
-  for (int copy = 0; copy < 2; ++copy)
-    for (float sx : {1.0f, -1.0f})
-      for (float sy : {1.0f, -1.0f}) {
-        const Vec3 o(0.0f), x(sx, 0, 0), y(0, sy, 0), xy(sx, sy, 0);
-        const Vec3 lift(0, 0, copy == 0 ? 0.0f : 2.0f);
-        scene.positions.insert(scene.positions.end(),
-                               {xy + lift, o + lift, x + lift, o + lift, xy + lift, y + lift});
-      }
+  const Scene scene = square_ties_scene();
   std::vector<Vec3> points;
   for (int x = -4; x <= 4; ++x)
     for (int y = -4; y <= 4; ++y)

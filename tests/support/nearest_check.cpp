@@ -122,4 +122,17 @@ Scene regime_scene(Regime regime, std::size_t count, std::uint64_t seed) {
   return scene;
 }
 
+Scene square_ties_scene() {
+  Scene scene{"ties", {}, {}};
+  for (int copy = 0; copy < 2; ++copy)
+    for (float sx : {1.0f, -1.0f})
+      for (float sy : {1.0f, -1.0f}) {
+        const Vec3 o(0.0f), x(sx, 0, 0), y(0, sy, 0), xy(sx, sy, 0);
+        const Vec3 lift(0, 0, copy == 0 ? 0.0f : 2.0f);
+        scene.positions.insert(scene.positions.end(),
+                               {xy + lift, o + lift, x + lift, o + lift, xy + lift, y + lift});
+      }
+  return scene;
+}
+
 }  // namespace trisect::testing

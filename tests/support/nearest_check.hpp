@@ -39,6 +39,11 @@ void check_closest_answer(const Scene& scene, const Vec3& point,
 void check_closest(const Scene& scene, const Bvh& bvh, const Vec3& point,
                    float max_distance = std::numeric_limits<float>::infinity());
 
+/// Eight unit squares' triangles around the origin, four in the plane z = 0 and their copies
+/// in z = 2 (ids 0-7 below, 8-15 above): the origin is a vertex of the lower eight, and
+/// half-lattice points are equidistant from many of them (exact ties).
+[[nodiscard]] Scene square_ties_scene();
+
 /// A scene of `count` triangles from the predicate-case generator (random_cases.hpp) in
 /// `regime`: about a quarter degenerate (repeated or collinear vertices, a point) or needles in
 /// the non-generic regimes.

@@ -172,6 +172,29 @@ std::optional<NearestAnswer> nearest(const TriangleSoup& soup, const Vec3& point
   return best;
 }
 
+std::vector<NearestAnswer> k_nearest(const TriangleSoup& soup, const Vec3& point, std::size_t k,
+                                     float max_distance) {
+  const bool limited = !std::isinf(max_distance);
+  const mpq_class limit = limited ? mpq_class(rational(max_distance) * rational(max_distance)) : 0;
+  std::vector<NearestAnswer> held;  // the best so far, nearest first, at most k
+  const auto before = [](const NearestAnswer& a, const NearestAnswer& b) {
+    return a.squared < b.squared || (a.squared == b.squared && a.id < b.id);
+  };
+  for (std::size_t id = 0; id < soup.size(); ++id) {
+    const Triangle triangle = soup.triangle(id);
+    if (held.size() == k &&
+        certainly_farther(box_gap_lower_bound(triangle.bounds(), Aabb{point, point}),
+                          held.back().squared))
+      continue;
+    NearestAnswer answer{static_cast<TriangleId>(id), squared_distance(triangle, point)};
+    if (limited && answer.squared > limit) continue;
+    if (held.size() == k && !before(answer, held.back())) continue;
+    if (held.size() == k) held.pop_back();
+    held.insert(std::upper_bound(held.begin(), held.end(), answer, before), std::move(answer));
+  }
+  return held;
+}
+
 std::optional<PairAnswer> nearest_pair(const TriangleSoup& first, const TriangleSoup& second) {
   std::optional<PairAnswer> best;
   for (std::size_t i = 0; i < first.size(); ++i) {

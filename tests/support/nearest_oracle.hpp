@@ -12,7 +12,9 @@
 
 #include <gmpxx.h>
 
+#include <cstddef>
 #include <optional>
+#include <vector>
 
 namespace trisect::oracle {
 
@@ -61,6 +63,11 @@ struct NearestAnswer {
 /// (compared as squares: d² <= max_distance², +inf meaning no limit); nullopt when none counts.
 [[nodiscard]] std::optional<NearestAnswer> nearest(const TriangleSoup& soup, const Vec3& point,
                                                    float max_distance);
+
+/// The `k` triangles of `soup` nearest `point` among those at exact distance <= `max_distance`:
+/// ascending exact squared distance, equal ones by ascending id; fewer when fewer count.
+[[nodiscard]] std::vector<NearestAnswer> k_nearest(const TriangleSoup& soup, const Vec3& point,
+                                                   std::size_t k, float max_distance);
 
 /// The brute-force nearest pair of two meshes (`second` already mapped by any transform).
 struct PairAnswer {

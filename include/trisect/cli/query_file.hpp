@@ -8,6 +8,7 @@
 #include <trisect/math/ray.hpp>
 #include <trisect/math/sphere.hpp>
 
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -22,6 +23,13 @@ struct ClosestQuery {
   float max_distance = std::numeric_limits<float>::infinity();  ///< >= 0, +inf allowed.
 };
 
+/// `nearest K X Y Z [RMAX]`: the K nearest triangles to a point, within RMAX (+inf by default).
+struct NearestQuery {
+  std::size_t k = 1;                                            ///< >= 1.
+  Vec3 point{0.0f};                                             ///< Finite.
+  float max_distance = std::numeric_limits<float>::infinity();  ///< >= 0, +inf allowed.
+};
+
 /// `inside X Y Z`: inside, outside or on the (closed) mesh.
 struct InsideQuery {
   Vec3 point{0.0f};      ///< Finite.
@@ -29,7 +37,7 @@ struct InsideQuery {
 };
 
 /// One parsed query line.
-using Query = std::variant<Aabb, Plane, Sphere, Ray, ClosestQuery, InsideQuery>;
+using Query = std::variant<Aabb, Plane, Sphere, Ray, ClosestQuery, NearestQuery, InsideQuery>;
 
 /// A malformed query file; what() is "<file>:<line>: <problem>".
 class QueryFileError : public Error {
@@ -42,8 +50,9 @@ class QueryFileError : public Error {
 /// `LineScanner` (a trailing CR dropped, a leading UTF-8 byte order mark skipped) and split on
 /// spaces and tabs; blank lines and lines whose first non-blank character is '#' are skipped.
 /// Each other line is `box X0 Y0 Z0 X1 Y1 Z1`, `plane NX NY NZ D`, `sphere CX CY CZ R` or
-/// `ray OX OY OZ DX DY DZ [TMIN [TMAX]]`, `closest X Y Z [RMAX]` or `inside X Y Z`. Numbers are
-/// read as strtof reads them (rounded straight to float). Infinity is accepted for box bounds, the
+/// `ray OX OY OZ DX DY DZ [TMIN [TMAX]]`, `closest X Y Z [RMAX]`, `nearest K X Y Z [RMAX]` or
+/// `inside X Y Z`. Numbers are read as strtof reads them (rounded straight to float); K is a
+/// whole decimal number from 1 to 2^32 - 1. Infinity is accepted for box bounds, the
 /// sphere radius and the ray's TMIN/TMAX and RMAX; NaN anywhere, other infinities, a zero plane
 /// normal, a zero ray direction and a negative radius or RMAX are errors. Throws `QueryFileError`
 /// naming `file_name` and the line.
