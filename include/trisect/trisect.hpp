@@ -10,6 +10,7 @@
 #include "trisect/error.hpp"
 
 #include "trisect/math/aabb.hpp"
+#include "trisect/math/capsule.hpp"
 #include "trisect/math/edge_group.hpp"
 #include "trisect/math/exact.hpp"
 #include "trisect/math/float4.hpp"
@@ -24,6 +25,7 @@
 
 #include "trisect/geometry/aabb_plane.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"
+#include "trisect/geometry/capsule_triangle.hpp"
 #include "trisect/geometry/plane_point.hpp"
 #include "trisect/geometry/plane_triangle.hpp"
 #include "trisect/geometry/point_triangle_distance.hpp"
@@ -45,6 +47,7 @@
 #include "trisect/bvh/build.hpp"
 #include "trisect/bvh/bvh.hpp"
 #include "trisect/bvh/bvh_array.hpp"
+#include "trisect/bvh/capsule_query.hpp"
 #include "trisect/bvh/collect.hpp"
 #include "trisect/bvh/leaf_triangles.hpp"
 #include "trisect/bvh/ordered_walk.hpp"

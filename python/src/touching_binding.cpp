@@ -4,6 +4,7 @@
 #include "released.hpp"
 
 #include <trisect/bvh/batch.hpp>
+#include <trisect/bvh/capsule_query.hpp>
 #include <trisect/math/validate.hpp>
 
 #include <tbb/blocked_range.h>
@@ -47,6 +48,9 @@ Aabb box_of(const float* r) {
 }
 Plane plane_of(const float* r) { return {Vec3(r[0], r[1], r[2]), r[3]}; }
 Sphere sphere_of(const float* r) { return {Vec3(r[0], r[1], r[2]), r[3]}; }
+Capsule capsule_of(const float* r) {
+  return {Vec3(r[0], r[1], r[2]), Vec3(r[3], r[4], r[5]), r[6]};
+}
 
 // The batch of `Shape`s in `input` ((k, columns) or one row), answered.
 template <class Shape, class Make>
@@ -97,6 +101,12 @@ void bind_touching(MeshClass& mesh) {
       mesh, "spheres", 4, sphere_of,
       "Triangles touching each closed ball, rows (cx, cy, cz, r), r >= 0. Returns as `boxes` "
       "does. ValueError for a negative radius or a value that is not finite.");
+  def_touching<Capsule>(
+      mesh, "capsules", 7, capsule_of,
+      "Triangles touching each closed capsule (the points within r of the segment [a, b]), rows "
+      "(ax, ay, az, bx, by, bz, r), r >= 0; r = 0 asks which triangles the segment meets. "
+      "Decided exactly. Returns as `boxes` does. ValueError for a negative radius or a value "
+      "that is not finite.");
 }
 
 }  // namespace trisect::python

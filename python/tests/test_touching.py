@@ -27,6 +27,16 @@ def random_spheres(seed, count):
     return np.column_stack([rng.integers(0, 128, size=(count, 3)) / 8.0, rng.integers(0, 24, size=count) / 8.0])
 
 
+def spot_with_points(seed, count):
+    """The shared spot mesh, its bounds and `count` random points inside them."""
+    path = shared_mesh("spot")
+    mesh = trisect.load(path)
+    low, high = (np.array(c) for c in mesh.info["bounds"])
+    rng = np.random.default_rng(seed)
+    points = (low + (high - low) * rng.random((count, 3))).astype(np.float32)
+    return path, mesh, low, high, rng, points
+
+
 def cli_rows(mesh_path, kind, queries, tmp_path):
     lines = [kind + " " + " ".join(number(x) for x in q) for q in queries]
     return [[int(t) for t in line.split()] for line in query_cli(mesh_path, lines, tmp_path)]
@@ -63,11 +73,7 @@ def test_single_query_gives_its_ids(grid):
 
 
 def test_real_mesh_against_cli(tmp_path):
-    path = shared_mesh("spot")
-    mesh = trisect.load(path)
-    low, high = (np.array(c) for c in mesh.info["bounds"])
-    rng = np.random.default_rng(5)
-    centres = (low + (high - low) * rng.random((100, 3))).astype(np.float32)
+    path, mesh, _, _, _, centres = spot_with_points(5, 100)
     boxes = np.hstack([centres - 0.05, centres + 0.05]).astype(np.float32)
     spheres = np.column_stack([centres, np.full(100, 0.05)]).astype(np.float32)
     assert csr_rows(*mesh.boxes(boxes)) == cli_rows(path, "box", boxes, tmp_path)
@@ -121,3 +127,16 @@ def test_thread_count_does_not_change_answers(grid):
 def test_bad_queries_raise_value_error(grid, call, message):
     with pytest.raises(ValueError, match=message):
         call(grid[2])
+
+
+def test_capsules_against_cli(tmp_path):
+    path, mesh, low, high, rng, a = spot_with_points(41, 60)
+    b = (a + 0.2 * (high - low) * (rng.random((60, 3)) - 0.5)).astype(np.float32)
+    r = (0.05 * np.linalg.norm(high - low) * rng.random(60)).astype(np.float32)
+    r[:10] = 0  # segments
+    rows = np.hstack([a, b, r[:, None]])
+    ids, offsets = mesh.capsules(rows)
+    assert csr_rows(ids, offsets) == cli_rows(path, "capsule", rows, tmp_path)
+    assert mesh.capsules(rows[3]).tolist() == ids[offsets[3]:offsets[4]].tolist()
+    with pytest.raises(ValueError, match="radius"):
+        mesh.capsules([[0, 0, 0, 1, 1, 1, -1]])

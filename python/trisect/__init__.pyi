@@ -69,6 +69,11 @@ class Mesh:
         self, spheres: ArrayLike, *, threads: int = 0
     ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
         """(k, 4) closed balls (cx, cy, cz, r), r >= 0; as boxes."""
+    def capsules(
+        self, capsules: ArrayLike, *, threads: int = 0
+    ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
+        """(k, 7) closed capsules (ax, ay, az, bx, by, bz, r): the points within r >= 0 of the
+        segment [a, b] (r = 0: the segment); as boxes, decided exactly."""
     def rays(
         self,
         origins: ArrayLike,

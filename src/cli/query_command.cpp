@@ -126,6 +126,7 @@ blank lines and lines starting with # are ignored:
   box X0 Y0 Z0 X1 Y1 Z1            closed box; per axis the smaller number is the minimum
   plane NX NY NZ D                 the plane NX*x + NY*y + NZ*z = D (normal not zero)
   sphere CX CY CZ R                closed ball, R >= 0
+  capsule AX AY AZ BX BY BZ R      the points within R (finite, >= 0) of the segment [A, B]
   ray OX OY OZ DX DY DZ [TMIN [TMAX]]   TMIN defaults to 0, TMAX to inf
   closest X Y Z [RMAX]             the nearest triangle within RMAX (>= 0, default inf)
   nearest K X Y Z [RMAX]           the K (>= 1) nearest triangles within RMAX
@@ -134,7 +135,8 @@ Numbers are rounded to float as strtof does; inf is accepted for box bounds, R, 
 RMAX.
 
 Output, one line per query, in order:
-  box/plane/sphere   ascending ids of every triangle touching it (empty line for none)
+  box/plane/sphere/capsule
+                     ascending ids of every triangle touching it (empty line for none)
   ray                "T ID" of the closest hit with TMIN <= T <= TMAX (T to 9 significant
                      digits) on a triangle of non-zero area, or "miss"; watertight; a ray in a
                      triangle's plane does not hit it
@@ -179,7 +181,8 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
 
 void add_query_command(CLI::App& app, Context& context) {
   CLI::App* command = app.add_subcommand(
-      "query", "answer box, plane, sphere, ray, closest, nearest and inside queries on MESH");
+      "query",
+      "answer box, plane, sphere, capsule, ray, closest, nearest and inside queries on MESH");
   const auto mesh_path = std::make_shared<std::string>();
   const auto query_path = std::make_shared<std::string>();
   command->add_option("MESH", *mesh_path, mesh_argument_help)->required();

@@ -95,6 +95,14 @@ Query parse_sphere(const LineReader& line) {
   return sphere;
 }
 
+Query parse_capsule(const LineReader& line) {
+  line.expect_count(7, 7, "7 numbers: AX AY AZ BX BY BZ R");
+  const Capsule capsule{line.vector(1, "capsule end", false), line.vector(4, "capsule end", false),
+                        line.number(7, "radius R", false)};
+  if (capsule.radius < 0) line.fail("radius R is negative");
+  return capsule;
+}
+
 Query parse_ray(const LineReader& line) {
   line.expect_count(6, 8, "6 to 8 numbers: OX OY OZ DX DY DZ [TMIN [TMAX]]");
   Ray ray{line.vector(1, "ray origin", false), line.vector(4, "ray direction", false)};
@@ -130,12 +138,13 @@ Query parse_line(const LineReader& line, std::size_t line_number) {
   if (keyword == "box") return parse_box(line);
   if (keyword == "plane") return parse_plane(line);
   if (keyword == "sphere") return parse_sphere(line);
+  if (keyword == "capsule") return parse_capsule(line);
   if (keyword == "ray") return parse_ray(line);
   if (keyword == "closest") return parse_closest(line);
   if (keyword == "nearest") return parse_nearest(line);
   if (keyword == "inside") return parse_inside(line, line_number);
   line.fail("unknown query " + quoted_excerpt(keyword) +
-            " (expected box, plane, sphere, ray, closest, nearest or inside)");
+            " (expected box, plane, sphere, capsule, ray, closest, nearest or inside)");
 }
 
 }  // namespace

@@ -12,14 +12,6 @@
 
 namespace trisect::detail {
 
-/// A lower bound of the squared distance between the closed triangles `s` and `t` from
-/// separating planes (the separating axis theorem: the gap between two projections onto any
-/// direction is at most the distance): `s`'s plane against `t`'s vertices, and the other way
-/// round; 0 when neither separates. Each normal component is a difference of exact products
-/// of float differences, and each projection a sum of three products, so the computed gap is
-/// within 16·2^-53·M of the exact one, M = the sum over axes of |n_i|·(|x_i| + |y_i|) for the
-/// points projected; the gap is lowered by 2^-40·M (and the square by a relative 2^-40) to
-/// stay below it. A zero normal (zero area) gives no bound.
 /// A lower bound of the squared distance between two closed boxes: the gaps in double are
 /// within a relative 2^-53 of the exact ones (differences of floats), their squares and sum
 /// within a few more roundings; lowered by 1e-12 to cover them.
@@ -35,11 +27,18 @@ namespace trisect::detail {
 
 /// A lower bound of the squared distance from the points `others` (count of them, at least
 /// one) to the closed triangle `plane`: their smallest gap to its plane when all lie strictly
-/// on one side (a triangle is in its plane), else 0. Each normal component is a difference of
-/// exact products of float differences, and each projection a sum of three products, so the
-/// computed gap is within 16·2^-53·M of the exact one, M = the sum over axes of
-/// |n_i|·(|x_i| + |y_i|) for the points projected; the gap is lowered by 2^-40·M (and the
-/// square by a relative 2^-40) to stay below it. A zero normal (zero area) gives no bound.
+/// on one side (a triangle is in its plane), else 0. In double, with every rounding accounted
+/// for (u = 2^-53):
+/// - the edge vectors u = b - a, v = c - a are float differences, each within u of itself;
+/// - each normal component n_i = (u_j v_k - u_k v_j) is a difference of two products, each of
+///   which may round (a difference of floats far apart in magnitude carries more than 24
+///   bits, and its product with another more than 53), so n_i is within e_i = 2^-49 (|u_j v_k|
+///   + |u_k v_j|) of the exact normal N_i (the edge vectors' own roundings included);
+/// - the gap N·(p - a) is then within E = Σ e_i (|p_i| + |a_i|) of n·(p - a), and computing
+///   n·p - n·a adds at most 2^-48 M, M = Σ |n_i| (|p_i| + |a_i|);
+/// - the exact squared distance to the plane is (N·(p - a))² / |N|², |N| <= |n| + Σ e_i.
+/// The gap is lowered by E + 2^-40 M and the denominator raised likewise, so the result stays
+/// below the exact squared distance. A zero normal (zero area) gives no bound.
 [[nodiscard]] inline double plane_gap_lower_bound(const Triangle& plane, const Vec3* others,
                                                   int count) noexcept {
   const double ux = double(plane.b.x) - double(plane.a.x),
@@ -49,26 +48,34 @@ namespace trisect::detail {
                vy = double(plane.c.y) - double(plane.a.y),
                vz = double(plane.c.z) - double(plane.a.z);
   const double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const double ex = 0x1p-49 * (std::fabs(uy * vz) + std::fabs(uz * vy)),
+               ey = 0x1p-49 * (std::fabs(uz * vx) + std::fabs(ux * vz)),
+               ez = 0x1p-49 * (std::fabs(ux * vy) + std::fabs(uy * vx));
   const double length2 = nx * nx + ny * ny + nz * nz;
   if (!(length2 > 0)) return 0.0;
   const auto along = [&](const Vec3& p) {
     return nx * double(p.x) + ny * double(p.y) + nz * double(p.z);
   };
-  const auto magnitude = [&](const Vec3& p) {
-    return std::fabs(nx) * std::fabs(double(p.x)) + std::fabs(ny) * std::fabs(double(p.y)) +
-           std::fabs(nz) * std::fabs(double(p.z));
+  // Per point: the error of its computed gap, E + 2^-40 M (see above).
+  const auto slack = [&](const Vec3& p) {
+    const double sx = std::fabs(double(p.x)) + std::fabs(double(plane.a.x)),
+                 sy = std::fabs(double(p.y)) + std::fabs(double(plane.a.y)),
+                 sz = std::fabs(double(p.z)) + std::fabs(double(plane.a.z));
+    return (ex * sx + ey * sy + ez * sz) +
+           0x1p-40 * (std::fabs(nx) * sx + std::fabs(ny) * sy + std::fabs(nz) * sz);
   };
   const double base = along(plane.a);
-  double low = along(others[0]) - base, high = low, largest = magnitude(others[0]);
+  double low = along(others[0]) - base, high = low, largest = slack(others[0]);
   for (int i = 1; i < count; ++i) {
     const double d = along(others[i]) - base;
     low = std::min(low, d);
     high = std::max(high, d);
-    largest = std::max(largest, magnitude(others[i]));
+    largest = std::max(largest, slack(others[i]));
   }
-  const double gap = std::max(low, -high) - 0x1p-40 * (magnitude(plane.a) + largest);
+  const double gap = std::max(low, -high) - largest;
   if (!(gap > 0)) return 0.0;
-  return gap * gap / length2 * (1 - 0x1p-40);
+  const double normal_high = (std::sqrt(length2) + (ex + ey + ez)) * (1 + 0x1p-40);
+  return gap * gap / (normal_high * normal_high) * (1 - 0x1p-40);
 }
 
 /// A lower bound of the squared distance between the closed triangles `s` and `t` from

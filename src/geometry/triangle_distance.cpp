@@ -1,6 +1,7 @@
 // The exact squared distance between two closed triangles (see triangle_distance.hpp).
 #include "trisect/geometry/triangle_distance.hpp"
 
+#include "geometry/separation.hpp"
 #include "trisect/geometry/point_triangle_distance.hpp"
 #include "trisect/geometry/triangle_triangle.hpp"
 #include "trisect/math/exact.hpp"
@@ -74,6 +75,42 @@ SquaredDistance squared_distance(const Triangle& s, const Triangle& t) {
     }
   }
   return nearest.best();
+}
+
+bool within_distance(const Triangle& s, const Aabb& s_box, const Triangle& t, const Aabb& t_box,
+                     const DistanceLimit& limit) {
+  if (detail::box_gap_lower_bound(s_box, t_box) > limit.squared) return false;
+  if (detail::vertex_gap_upper_bound(s, t) <= limit.squared) return true;
+  if (detail::separation_lower_bound(s, t) > limit.squared) return false;
+  const SquaredDistance between = squared_distance(s, t);
+  return !limit.exceeded_by(between, bounds_of(between));
+}
+
+SquaredDistance squared_distance(const Vec3& p, const Vec3& q, const Triangle& t) {
+  if (detail::segment_meets(p, q, t)) return SquaredDistance::between(p, p);
+  Nearest nearest;
+  nearest.offer(squared_distance(p, t));
+  if (p == q) return nearest.best();
+  nearest.offer(squared_distance(q, t));
+  const std::array<Vec3, 3> tv{t.a, t.b, t.c};
+  for (std::size_t j = 0; j < 3; ++j) {
+    const Vec3 &q0 = tv[j], &q1 = tv[(j + 1) % 3];
+    nearest.offer(detail::segment_squared_distance(q0, p, q));
+    if (q0 != q1 && nearest_inside_both(p, q, q0, q1))
+      nearest.offer({DistanceForm::line_line, {p, q, q0, q1}});
+  }
+  return nearest.best();
+}
+
+bool segment_within_distance(const Vec3& p, const Vec3& q, const Aabb& segment_box,
+                             const Triangle& t, const Aabb& t_box, const DistanceLimit& limit) {
+  if (detail::box_gap_lower_bound(segment_box, t_box) > limit.squared) return false;
+  const Triangle segment{p, q, q};
+  if (detail::vertex_gap_upper_bound(segment, t) <= limit.squared) return true;
+  const Vec3 ends[2] = {p, q};
+  if (detail::plane_gap_lower_bound(t, ends, 2) > limit.squared) return false;
+  const SquaredDistance between = squared_distance(p, q, t);
+  return !limit.exceeded_by(between, bounds_of(between));
 }
 
 }  // namespace trisect

@@ -41,6 +41,14 @@ void validate(const Sphere& sphere, const std::string& what) {
   if (sphere.radius < 0) reject(what, "radius is negative");
 }
 
+void validate(const Capsule& capsule, const std::string& what) {
+  require_finite(capsule.a, what, "end a");
+  require_finite(capsule.b, what, "end b");
+  if (std::isnan(capsule.radius)) reject(what, "radius is NaN");
+  if (!std::isfinite(capsule.radius)) reject(what, "radius is not finite");
+  if (capsule.radius < 0) reject(what, "radius is negative");
+}
+
 void validate(const Triangle& triangle, const std::string& what) {
   require_finite(triangle.a, what, "vertex a");
   require_finite(triangle.b, what, "vertex b");

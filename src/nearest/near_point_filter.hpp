@@ -14,6 +14,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace trisect::detail {
 
@@ -21,12 +22,11 @@ class NearPointFilter {
  public:
   /// The filter for triangles of `bvh` within `max_distance` (+inf: no limit) of `point`.
   NearPointFilter(const Bvh& bvh, const Vec3& point, float max_distance) noexcept
-      : bvh_(&bvh), point_(point), limited_(!std::isinf(max_distance)) {
+      : bvh_(&bvh), point_(point) {
     for (int axis = 0; axis < 3; ++axis) center_[axis] = Float4::splat(point[axis]);
-    if (limited_) {
-      limit_ = SquaredDistance::of_radius(max_distance);
-      limit_bounds_ = bounds_of(limit_);
-      keep_within(limit_bounds_.upper);
+    if (!std::isinf(max_distance)) {
+      limit_ = DistanceLimit::of(max_distance);
+      keep_within(limit_->bounds.upper);
     }
   }
 
@@ -44,7 +44,7 @@ class NearPointFilter {
   /// True when the exact `distance` (with its `bounds`) exceeds the distance limit.
   [[nodiscard]] bool beyond_limit(const SquaredDistance& distance,
                                   const DistanceBounds& bounds) const {
-    return limited_ && compare(distance, bounds, limit_, limit_bounds_) > 0;
+    return limit_ && limit_->exceeded_by(distance, bounds);
   }
 
   /// The ordered walk's `enter`: the children's squared gaps as keys, and the mask of those
@@ -91,9 +91,7 @@ class NearPointFilter {
   const Bvh* bvh_;
   Vec3 point_;
   Float4 center_[3];
-  bool limited_;
-  SquaredDistance limit_;
-  DistanceBounds limit_bounds_;
+  std::optional<DistanceLimit> limit_;
   float threshold_ = std::numeric_limits<float>::infinity();
 };
 

@@ -52,9 +52,7 @@ class PairsWithinDistance {
       : first_(first),
         second_(second),
         distance_(distance),
-        squared_(double(distance) * double(distance)),
-        radius_(SquaredDistance::of_radius(distance)),
-        radius_bounds_(bounds_of(radius_)),
+        limit_(DistanceLimit::of(distance)),
         self_(self) {}
 
   [[nodiscard]] static double bound() noexcept { return std::numeric_limits<double>::infinity(); }
@@ -94,13 +92,9 @@ class PairsWithinDistance {
 
   // Slot `i` (triangle s) of the first side against slot `j` (triangle t) of the second.
   void test(std::uint32_t i, const Boxed& s, std::uint32_t j, const Boxed& t) {
-    if (detail::box_gap_lower_bound(s.box, t.box) > squared_) return;
+    if (detail::box_gap_lower_bound(s.box, t.box) > limit_.squared) return;
     if (self_ && share_a_vertex(s.triangle, t.triangle)) return;
-    if (detail::vertex_gap_upper_bound(s.triangle, t.triangle) > squared_) {
-      if (detail::separation_lower_bound(s.triangle, t.triangle) > squared_) return;
-      const SquaredDistance between = squared_distance(s.triangle, t.triangle);
-      if (compare(between, bounds_of(between), radius_, radius_bounds_) > 0) return;
-    }
+    if (!within_distance(s.triangle, s.box, t.triangle, t.box, limit_)) return;
     TriangleId a = first_.bvh().ids[i], b = second_.bvh().ids[j];
     if (self_ && b < a) std::swap(a, b);
     found_.push_back({a, b});
@@ -109,9 +103,7 @@ class PairsWithinDistance {
   const PairSide& first_;
   const PairSide& second_;
   float distance_;
-  double squared_;
-  SquaredDistance radius_;
-  DistanceBounds radius_bounds_;
+  DistanceLimit limit_;
   bool self_;
   detail::LastLeaf<Boxed> first_leaf_, second_leaf_;
   std::vector<TrianglePair> found_;

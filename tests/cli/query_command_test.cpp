@@ -49,23 +49,27 @@ Run query_on_two_triangles(const std::string& queries) {
 
 TEST_CASE("query answers each kind, one line per query, in order", "[cli]") {
   const Run run = query_on_two_triangles(
-      "box 0.25 0.25 -1 0.5 0.5 1\n"  // inside triangle 0 only
-      "box 0 0 0 0 0 0\n"             // the shared vertex: both
-      "box 2.5 -1 -1 2.6 1 1\n"       // crosses the degenerate segment
-      "box 5 5 5 6 6 6\n"             // nothing: empty line
-      "plane 0 0 1 0\n"               // z = 0: triangle 0 (face), 1 (edge), 2 (segment)
-      "plane 0 0 1 1\n"               // z = 1 touches triangle 1 at its vertex
-      "sphere 0 0 2 1\n"              // tangent to triangle 1 at (0,0,1)
-      "sphere 0.3 0.3 0.5 0.29\n"     // 0.3 from triangle 1, 0.5 from 0: none
-      "ray 0.25 0.25 5 0 0 -1\n"      // hits triangle 0 at t = 5
-      "ray 0.25 0.25 5 0 0 -1 0 4\n"  // TMAX too small: miss
-      "ray 0.25 0.25 5 0 0 -1 6 4\n"  // TMIN > TMAX: miss
-      "ray -1 0.25 0.25 1 0 0\n"      // hits triangle 1 (x = 0) at t = 1
-      "ray -1 0.25 0 1 0 0\n"         // in the plane of triangle 0: hits triangle 1 only
-      "ray 1.5 0 0 1 0 0\n");         // along the degenerate segment: rays never hit it
+      "box 0.25 0.25 -1 0.5 0.5 1\n"           // inside triangle 0 only
+      "box 0 0 0 0 0 0\n"                      // the shared vertex: both
+      "box 2.5 -1 -1 2.6 1 1\n"                // crosses the degenerate segment
+      "box 5 5 5 6 6 6\n"                      // nothing: empty line
+      "plane 0 0 1 0\n"                        // z = 0: triangle 0 (face), 1 (edge), 2 (segment)
+      "plane 0 0 1 1\n"                        // z = 1 touches triangle 1 at its vertex
+      "sphere 0 0 2 1\n"                       // tangent to triangle 1 at (0,0,1)
+      "sphere 0.3 0.3 0.5 0.29\n"              // 0.3 from triangle 1, 0.5 from 0: none
+      "ray 0.25 0.25 5 0 0 -1\n"               // hits triangle 0 at t = 5
+      "ray 0.25 0.25 5 0 0 -1 0 4\n"           // TMAX too small: miss
+      "ray 0.25 0.25 5 0 0 -1 6 4\n"           // TMIN > TMAX: miss
+      "ray -1 0.25 0.25 1 0 0\n"               // hits triangle 1 (x = 0) at t = 1
+      "ray -1 0.25 0 1 0 0\n"                  // in the plane of triangle 0: hits triangle 1 only
+      "ray 1.5 0 0 1 0 0\n"                    // along the degenerate segment: rays never hit it
+      "capsule 0.25 0.25 1 0.25 0.25 2 1\n"    // 1 above triangle 0 (tangent); 0.31 from 1
+      "capsule 0.25 0.25 1.5 0.25 0.25 3 1\n"  // 1.5 above 0; 0.61 from 1's vertex (0,0,1)
+      "capsule 1.5 0 0 2 0 0 0\n"              // a segment ending on the degenerate segment
+      "capsule 1.5 0 0 1.75 0 0 0.25\n");      // exactly 0.25 short of it: touching
   CHECK(run.status == 0);
   CHECK(run.err.empty());
-  CHECK(run.out == "0\n0 1\n2\n\n0 1 2\n1\n1\n\n5 0\nmiss\nmiss\n1 1\n1 1\nmiss\n");
+  CHECK(run.out == "0\n0 1\n2\n\n0 1 2\n1\n1\n\n5 0\nmiss\nmiss\n1 1\n1 1\nmiss\n0 1\n1\n2\n2\n");
 }
 
 TEST_CASE("comments, blank lines, tabs and CRLF are accepted", "[cli]") {
@@ -126,6 +130,10 @@ TEST_CASE("bad query lines: exit 2, nothing on stdout, file and line on stderr",
       {"plane 0 0 1 nan\n", "q.txt:1: plane offset D is NaN"},
       {"sphere 0 0 0 -1\n", "q.txt:1: radius R is negative"},
       {"sphere 0 inf 0 1\n", "q.txt:1: sphere centre 'inf' is infinite"},
+      {"capsule 0 0 0 1 1 1 -1\n", "q.txt:1: radius R is negative"},
+      {"capsule 0 0 0 1 1 1 inf\n", "q.txt:1: radius R 'inf' is infinite"},
+      {"capsule 0 0 0 1 1 1\n", "q.txt:1: 'capsule' takes 7 numbers"},
+      {"capsule 0 nan 0 1 1 1 1\n", "q.txt:1: capsule end is NaN"},
       {"ray 0 0 0 0 0 0\n", "q.txt:1: ray direction is zero"},
       {"ray 0 0 0 0 0 1 0 1 2\n", "q.txt:1: 'ray' takes 6 to 8 numbers"},
       {"ray 0 0 0 0 0 1 nan\n", "q.txt:1: TMIN is NaN"},

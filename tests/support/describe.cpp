@@ -45,4 +45,9 @@ std::string describe(const Sphere& sphere) {
   return format("Sphere{center %s, radius %s}", describe(sphere.center), hex(sphere.radius));
 }
 
+std::string describe(const Capsule& capsule) {
+  return "Capsule{a " + describe(capsule.a) + ", b " + describe(capsule.b) + ", radius " +
+         hex(capsule.radius) + "}";
+}
+
 }  // namespace trisect::testing

@@ -3,6 +3,7 @@
 /// Full-precision (hexfloat) descriptions of predicate inputs for failure messages.
 
 #include <trisect/math/aabb.hpp>
+#include <trisect/math/capsule.hpp>
 #include <trisect/math/plane.hpp>
 #include <trisect/math/sphere.hpp>
 #include <trisect/math/triangle.hpp>
@@ -18,5 +19,6 @@ namespace trisect::testing {
 [[nodiscard]] std::string describe(const Aabb& box);
 [[nodiscard]] std::string describe(const Triangle& triangle);
 [[nodiscard]] std::string describe(const Sphere& sphere);
+[[nodiscard]] std::string describe(const Capsule& capsule);
 
 }  // namespace trisect::testing

@@ -172,6 +172,11 @@ std::optional<NearestAnswer> nearest(const TriangleSoup& soup, const Vec3& point
   return best;
 }
 
+bool touches(const Triangle& triangle, const Capsule& capsule) {
+  const mpq_class radius = rational(capsule.radius);
+  return squared_distance(triangle, Triangle{capsule.a, capsule.b, capsule.b}) <= radius * radius;
+}
+
 std::vector<NearestAnswer> k_nearest(const TriangleSoup& soup, const Vec3& point, std::size_t k,
                                      float max_distance) {
   const bool limited = !std::isinf(max_distance);

@@ -8,6 +8,7 @@
 #include "support/exact_oracle.hpp"
 
 #include <trisect/geometry/squared_distance.hpp>
+#include <trisect/math/capsule.hpp>
 #include <trisect/mesh/triangle_soup.hpp>
 
 #include <gmpxx.h>
@@ -43,6 +44,11 @@ namespace trisect::oracle {
 /// point they span): 0 when `touches(first, second)` (the clipping oracle), otherwise the
 /// least of the six vertex-to-triangle and nine edge-to-edge distances.
 [[nodiscard]] mpq_class squared_distance(const Triangle& first, const Triangle& second);
+
+/// True when the closed triangle and the closed capsule share a point: the exact squared
+/// distance between the triangle and the zero-area triangle (a, b, b), the capsule's axis, is
+/// at most radius².
+[[nodiscard]] bool touches(const Triangle& triangle, const Capsule& capsule);
 
 /// The exact value of the fraction a `SquaredDistance` stands for (its `DistanceForm`); -1 when
 /// the form's denominator is 0 (u == v, collinear plane points, parallel lines: not a valid form).

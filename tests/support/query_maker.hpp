@@ -6,6 +6,7 @@
 #include "support/scenes.hpp"
 
 #include <trisect/math/aabb.hpp>
+#include <trisect/math/capsule.hpp>
 #include <trisect/math/plane.hpp>
 #include <trisect/math/sphere.hpp>
 
@@ -71,6 +72,26 @@ struct QueryMaker {
       return {center, glm::length(other - center)};
     }
     return {center + Vec3(uniform(random, -size, size)), size * uniform(random, 0, 1)};
+  }
+  /// A capsule from a vertex: to another vertex (a segment through the mesh, often with radius
+  /// 0 or tangent at a third vertex), or a short random axis of length and radius up to `size`.
+  Capsule capsule(float size) {
+    const Vec3 a = vertex();
+    switch (lattice(random, 0, 3)) {
+      case 0:
+        return {a, vertex(), 0.0f};
+      case 1: {  // tangent-ish: the radius is the distance from an end to a third vertex
+        const Vec3 b = vertex();
+        return {a, b, glm::length(vertex() - b)};
+      }
+      case 2:
+        return {a, a, size * uniform(random, 0, 1)};  // a ball
+      default:
+        return {a,
+                a + Vec3(uniform(random, -size, size), uniform(random, -size, size),
+                         uniform(random, -size, size)),
+                size * uniform(random, 0, 1)};
+    }
   }
 };
 

@@ -27,14 +27,15 @@ bool touches_checked(const A& a, const B& b) {
 
 /// Property test of `intersects(a, b)` against `oracle::touches(a, b)`: `make(generator)`
 /// returns the pair {a, b}. Prints the fallback line, requires zero disagreements and both
-/// answers common in every regime.
+/// answers common in every regime. `divisor` divides the case count (`compare_with_oracle`).
 template <class Make>
-void require_touching_agrees(const char* predicate, std::uint64_t seed, const Make& make) {
+void require_touching_agrees(const char* predicate, std::uint64_t seed, const Make& make,
+                             std::uint64_t divisor = 1) {
   using Input = decltype(make(std::declval<CaseGenerator&>()));
   const PropertyResult result = compare_with_oracle(
       seed, make, [](const Input& in) { return intersects(in.first, in.second); },
       [](const Input& in) { return oracle::touches(in.first, in.second); },
-      [](const Input& in) { return describe(in.first) + " " + describe(in.second); });
+      [](const Input& in) { return describe(in.first) + " " + describe(in.second); }, divisor);
   require_agreement(predicate, result);
   require_both_answers(result);
 }

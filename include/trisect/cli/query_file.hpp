@@ -4,6 +4,7 @@
 
 #include <trisect/error.hpp>
 #include <trisect/math/aabb.hpp>
+#include <trisect/math/capsule.hpp>
 #include <trisect/math/plane.hpp>
 #include <trisect/math/ray.hpp>
 #include <trisect/math/sphere.hpp>
@@ -37,7 +38,8 @@ struct InsideQuery {
 };
 
 /// One parsed query line.
-using Query = std::variant<Aabb, Plane, Sphere, Ray, ClosestQuery, NearestQuery, InsideQuery>;
+using Query =
+    std::variant<Aabb, Plane, Sphere, Capsule, Ray, ClosestQuery, NearestQuery, InsideQuery>;
 
 /// A malformed query file; what() is "<file>:<line>: <problem>".
 class QueryFileError : public Error {
@@ -49,7 +51,8 @@ class QueryFileError : public Error {
 /// an error naming its line and offset, as `binary_data_problem` words it). Lines are read by
 /// `LineScanner` (a trailing CR dropped, a leading UTF-8 byte order mark skipped) and split on
 /// spaces and tabs; blank lines and lines whose first non-blank character is '#' are skipped.
-/// Each other line is `box X0 Y0 Z0 X1 Y1 Z1`, `plane NX NY NZ D`, `sphere CX CY CZ R` or
+/// Each other line is `box X0 Y0 Z0 X1 Y1 Z1`, `plane NX NY NZ D`, `sphere CX CY CZ R`,
+/// `capsule AX AY AZ BX BY BZ R`,
 /// `ray OX OY OZ DX DY DZ [TMIN [TMAX]]`, `closest X Y Z [RMAX]`, `nearest K X Y Z [RMAX]` or
 /// `inside X Y Z`. Numbers are read as strtof reads them (rounded straight to float); K is a
 /// whole decimal number from 1 to 2^32 - 1. Infinity is accepted for box bounds, the

@@ -58,6 +58,26 @@ struct DistanceBounds {
 [[nodiscard]] int compare(const SquaredDistance& a, const DistanceBounds& a_bounds,
                           const SquaredDistance& b, const DistanceBounds& b_bounds);
 
+/// A distance limit d >= 0 (a float) in the forms the exact comparisons use: d² in double
+/// (exact: a float's square has at most 48 significant bits) and as a `SquaredDistance` with
+/// its bounds.
+struct DistanceLimit {
+  double squared = 0;     ///< d², exactly.
+  SquaredDistance form;   ///< `SquaredDistance::of_radius(d)`.
+  DistanceBounds bounds;  ///< `bounds_of(form)`.
+
+  /// The limit `distance` (finite, >= 0).
+  [[nodiscard]] static DistanceLimit of(float distance) noexcept {
+    const SquaredDistance form = SquaredDistance::of_radius(distance);
+    return {double(distance) * double(distance), form, bounds_of(form)};
+  }
+  /// True when the exact `distance` (with its `bounds`) exceeds the limit.
+  [[nodiscard]] bool exceeded_by(const SquaredDistance& distance,
+                                 const DistanceBounds& distance_bounds) const {
+    return compare(distance, distance_bounds, form, bounds) > 0;
+  }
+};
+
 /// `compare` with the bounds computed here.
 [[nodiscard]] int compare(const SquaredDistance& a, const SquaredDistance& b);
 

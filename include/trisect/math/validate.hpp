@@ -4,6 +4,7 @@
 
 #include "trisect/error.hpp"
 #include "trisect/math/aabb.hpp"
+#include "trisect/math/capsule.hpp"
 #include "trisect/math/plane.hpp"
 #include "trisect/math/ray.hpp"
 #include "trisect/math/sphere.hpp"
@@ -38,6 +39,10 @@ void validate(const Aabb& box, const std::string& what = "box");
 
 /// Throws `InvalidInput` unless the sphere has a finite centre and a finite radius >= 0.
 void validate(const Sphere& sphere, const std::string& what = "sphere");
+
+/// Throws `InvalidInput` unless the capsule's ends are finite and its radius is finite and
+/// >= 0, naming the part.
+void validate(const Capsule& capsule, const std::string& what = "capsule");
 
 /// Throws `InvalidInput` unless the triangle's vertices are finite.
 void validate(const Triangle& triangle, const std::string& what = "triangle");
