@@ -1,4 +1,5 @@
-// FCL's OBBRSS mesh against mesh (collision, distance) for the benchmarks; see fcl_mesh.hpp.
+// FCL's OBBRSS mesh against mesh (collision, distance) and against a capsule or an oriented box
+// for the benchmarks; see fcl_mesh.hpp.
 #include "peers/fcl_mesh.hpp"
 
 #include <fcl/fcl.h>
@@ -9,6 +10,10 @@ namespace bench::fcl_peer {
 
 struct Model::Impl {
   std::shared_ptr<fcl::BVHModel<fcl::OBBRSSd>> model;
+  std::size_t triangles = 0;
+  // The model at the identity, made once: making a CollisionObject of a BVHModel computes its
+  // box over every vertex, so a user asking many shape queries keeps it.
+  std::unique_ptr<fcl::CollisionObjectd> object;
 };
 
 Model::Model(const Scene& scene) : impl_(std::make_unique<Impl>()) {
@@ -24,6 +29,9 @@ Model::Model(const Scene& scene) : impl_(std::make_unique<Impl>()) {
   impl_->model->beginModel();
   impl_->model->addSubModel(points, triangles);
   impl_->model->endModel();
+  impl_->triangles = scene.size();
+  impl_->object =
+      std::make_unique<fcl::CollisionObjectd>(impl_->model, fcl::Transform3d::Identity());
 }
 
 Model::~Model() = default;
@@ -40,6 +48,47 @@ fcl::Transform3d placement_of(const trisect::Transform& transform) {
   }
   placement.linear() = rotation;
   return placement;
+}
+
+/// FCL's capsule (axis along its local z, centred at its origin) placed on the segment [a, b].
+fcl::CollisionObjectd capsule_object(const trisect::Capsule& capsule) {
+  const fcl::Vector3d a(capsule.a.x, capsule.a.y, capsule.a.z);
+  const fcl::Vector3d b(capsule.b.x, capsule.b.y, capsule.b.z);
+  const fcl::Vector3d axis = b - a;
+  const double length = axis.norm();
+  fcl::Transform3d placement = fcl::Transform3d::Identity();
+  if (length > 0)
+    placement.linear() =
+        fcl::Quaterniond::FromTwoVectors(fcl::Vector3d::UnitZ(), axis / length).toRotationMatrix();
+  placement.translation() = 0.5 * (a + b);
+  return fcl::CollisionObjectd(std::make_shared<fcl::Capsuled>(capsule.radius, length), placement);
+}
+
+/// FCL's box (centred at its origin, sides along its local axes) placed on the oriented box:
+/// sides 2 h_i |a_i|, rotation columns a_i / |a_i|, translation the centre.
+fcl::CollisionObjectd box_object(const trisect::OrientedBox& box) {
+  fcl::Vector3d sides;
+  fcl::Transform3d placement = fcl::Transform3d::Identity();
+  fcl::Matrix3d rotation;
+  for (int i = 0; i < 3; ++i) {
+    const trisect::Vec3& a = box.axes[i];
+    const fcl::Vector3d axis(a.x, a.y, a.z);
+    const double length = axis.norm();
+    sides[i] = 2.0 * double(box.half_extents[i]) * length;
+    rotation.col(i) = axis / length;
+  }
+  placement.linear() = rotation;
+  placement.translation() = fcl::Vector3d(box.center.x, box.center.y, box.center.z);
+  return fcl::CollisionObjectd(std::make_shared<fcl::Boxd>(sides), placement);
+}
+
+/// The number of triangles FCL reports touching `shape` (placed) with the model's object.
+std::size_t count_touching_object(const fcl::CollisionObjectd& model,
+                                  const fcl::CollisionObjectd& shape, std::size_t triangles) {
+  fcl::CollisionRequestd request(triangles, false);
+  fcl::CollisionResultd result;
+  fcl::collide(&model, &shape, request, result);
+  return result.numContacts();
 }
 
 }  // namespace
@@ -62,6 +111,14 @@ trisect::MeshDistance Model::distance(const Model& other,
   fcl::distance(&first, &second, request, result);
   return {static_cast<trisect::TriangleId>(result.b1), static_cast<trisect::TriangleId>(result.b2),
           result.min_distance};
+}
+
+std::size_t Model::count_touching(const trisect::Capsule& capsule) const {
+  return count_touching_object(*impl_->object, capsule_object(capsule), impl_->triangles);
+}
+
+std::size_t Model::count_touching(const trisect::OrientedBox& box) const {
+  return count_touching_object(*impl_->object, box_object(box), impl_->triangles);
 }
 
 }  // namespace bench::fcl_peer

@@ -1,8 +1,8 @@
 #pragma once
-// FCL (the Flexible Collision Library) as the peer for mesh against mesh: overlap and mesh
-// distance (only when CMake found it and defined TRISECT_BENCH_HAVE_FCL). The FCL code lives in
-// fcl_mesh.cpp, a library of its own, so that FCL's and Eigen's headers stay out of the
-// benchmark files.
+// FCL (the Flexible Collision Library) as the peer for mesh against mesh (overlap and mesh
+// distance) and mesh against a capsule or an oriented box (only when CMake found it and defined
+// TRISECT_BENCH_HAVE_FCL). The FCL code lives in fcl_mesh.cpp, a library of its own, so that
+// FCL's and Eigen's headers stay out of the benchmark files.
 //
 // Model: fcl::BVHModel<fcl::OBBRSSd> over the scene's triangles (coordinates in double), built
 // once. Queries against a second model placed by a rigid transform (R, T as doubles from the
@@ -13,11 +13,27 @@
 // - distance: fcl::distance with a default DistanceRequest (no nearest points, no error
 //   tolerance): FCL's floating-point triangle-triangle distance over the pairs its OBBRSS walk
 //   does not prune; it stops at the first pair in contact.
+// Against a shape:
+// - capsule: fcl::collide of the model (at the identity; its CollisionObject is made once, with
+//   the model) with an fcl::Capsuled of the capsule's radius and axis length |b - a|, placed by
+//   the rotation taking FCL's capsule axis (local z) to (b - a) / |b - a| (the identity when
+//   a = b) and the translation (a + b) / 2, all in double; CollisionRequest{num_max_contacts =
+//   the model's triangle count, enable_contact = false}: every triangle FCL's floating-point
+//   capsule-triangle test (libccd's GJK, the default solver) finds touching (approximate: no
+//   exact arithmetic).
+// - oriented box: the same with an fcl::Boxd of sides 2 h_i |a_i| (h_i the half extents, a_i
+//   the axes), placed by the matrix of columns a_i / |a_i| (as given: the float axes of a
+//   rounded rotation are not exactly orthonormal, and FCL uses the matrix as it is) and the
+//   translation `center`, all in double: every triangle FCL's floating-point box-triangle test
+//   (libccd's GJK) finds touching (approximate: no exact arithmetic).
 #include "scenes.hpp"
 
+#include <trisect/math/capsule.hpp>
+#include <trisect/math/oriented_box.hpp>
 #include <trisect/math/transform.hpp>
 #include <trisect/nearest/mesh_distance.hpp>
 
+#include <cstddef>
 #include <memory>
 
 namespace bench::fcl_peer {
@@ -38,6 +54,12 @@ class Model {
   /// `other_to_this`, with the triangles it reports (FCL's primitive ids b1, b2).
   [[nodiscard]] trisect::MeshDistance distance(const Model& other,
                                                const trisect::Transform& other_to_this) const;
+
+  /// The number of triangles FCL reports touching `capsule` (this model at the identity).
+  [[nodiscard]] std::size_t count_touching(const trisect::Capsule& capsule) const;
+
+  /// The number of triangles FCL reports touching `box` (this model at the identity).
+  [[nodiscard]] std::size_t count_touching(const trisect::OrientedBox& box) const;
 
  private:
   struct Impl;

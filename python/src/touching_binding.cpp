@@ -1,10 +1,14 @@
-// `Mesh.boxes`, `Mesh.planes`, `Mesh.spheres`: the triangles touching each shape, as CSR arrays.
+// `Mesh.boxes`, `Mesh.planes`, `Mesh.spheres`, `Mesh.capsules`, `Mesh.obbs`, `Mesh.frustums`: the
+// triangles touching
+// each shape, as CSR arrays.
 
 #include "bindings.hpp"
 #include "released.hpp"
 
 #include <trisect/bvh/batch.hpp>
 #include <trisect/bvh/capsule_query.hpp>
+#include <trisect/bvh/frustum_query.hpp>
+#include <trisect/bvh/oriented_box_query.hpp>
 #include <trisect/math/validate.hpp>
 
 #include <tbb/blocked_range.h>
@@ -50,6 +54,19 @@ Plane plane_of(const float* r) { return {Vec3(r[0], r[1], r[2]), r[3]}; }
 Sphere sphere_of(const float* r) { return {Vec3(r[0], r[1], r[2]), r[3]}; }
 Capsule capsule_of(const float* r) {
   return {Vec3(r[0], r[1], r[2]), Vec3(r[3], r[4], r[5]), r[6]};
+}
+Frustum frustum_of(const float* r) {
+  Frustum frustum;
+  for (Plane& plane : frustum.planes) {
+    plane = {Vec3(r[0], r[1], r[2]), r[3]};
+    r += 4;
+  }
+  return frustum;
+}
+OrientedBox oriented_box_of(const float* r) {
+  return {Vec3(r[0], r[1], r[2]),
+          {Vec3(r[3], r[4], r[5]), Vec3(r[6], r[7], r[8]), Vec3(r[9], r[10], r[11])},
+          Vec3(r[12], r[13], r[14])};
 }
 
 // The batch of `Shape`s in `input` ((k, columns) or one row), answered.
@@ -107,6 +124,19 @@ void bind_touching(MeshClass& mesh) {
       "(ax, ay, az, bx, by, bz, r), r >= 0; r = 0 asks which triangles the segment meets. "
       "Decided exactly. Returns as `boxes` does. ValueError for a negative radius or a value "
       "that is not finite.");
+  def_touching<OrientedBox>(
+      mesh, "obbs", 15, oriented_box_of,
+      "Triangles touching each closed oriented box, rows (cx, cy, cz, ux, uy, uz, vx, vy, vz, "
+      "wx, wy, wz, hu, hv, hw): the points c + s u + t v + r w with |s| <= hu, |t| <= hv, "
+      "|r| <= hw, exactly as the floats give them (axes of any length, not necessarily "
+      "orthogonal, but independent). Decided exactly. Returns as `boxes` does. ValueError for a "
+      "value that is not finite, a zero axis, a negative half extent or dependent axes.");
+  def_touching<Frustum>(
+      mesh, "frustums", 24, frustum_of,
+      "Triangles touching each closed frustum, rows of six planes (nx, ny, nz, d) one after "
+      "the other: the points with nx x + ny y + nz z <= d for all six (normals point out of "
+      "the solid: near, far and four sides of a view). Decided exactly. Returns as `boxes` "
+      "does. ValueError for a value that is not finite or a zero normal.");
 }
 
 }  // namespace trisect::python

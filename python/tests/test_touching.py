@@ -140,3 +140,51 @@ def test_capsules_against_cli(tmp_path):
     assert mesh.capsules(rows[3]).tolist() == ids[offsets[3]:offsets[4]].tolist()
     with pytest.raises(ValueError, match="radius"):
         mesh.capsules([[0, 0, 0, 1, 1, 1, -1]])
+
+
+def test_obbs_against_cli(tmp_path):
+    path, mesh, low, high, rng, centres = spot_with_points(43, 60)
+    diagonal = np.linalg.norm(high - low)
+    quaternions = rng.normal(size=(60, 4))
+    quaternions /= np.linalg.norm(quaternions, axis=1)[:, None]
+    w, x, y, z = quaternions.T
+    axes = np.stack([  # the rotation's columns, rounded to float: nearly orthonormal
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)], axis=1),
+        np.stack([2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)], axis=1),
+        np.stack([2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)], axis=1),
+    ], axis=1).reshape(60, 9)
+    half = 0.05 * diagonal * rng.random((60, 3))
+    half[:10, 2] = 0  # flat boxes
+    rows = np.hstack([centres, axes, half]).astype(np.float32)
+    ids, offsets = mesh.obbs(rows)
+    assert csr_rows(ids, offsets) == cli_rows(path, "obb", rows, tmp_path)
+    assert sum(len(r) for r in csr_rows(ids, offsets)) > 0
+    assert mesh.obbs(rows[5]).tolist() == ids[offsets[5]:offsets[6]].tolist()
+    with pytest.raises(ValueError, match="half extent"):
+        mesh.obbs([[0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, -1, 1]])
+    with pytest.raises(ValueError, match="linearly dependent"):
+        mesh.obbs([[0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1]])
+
+
+def test_frustums_against_cli(tmp_path):
+    path, mesh, low, high, rng, centres = spot_with_points(47, 40)
+    rows = []
+    for centre in centres:  # a box of six planes turned by a random rotation
+        q = rng.normal(size=4)
+        w, x, y, z = q / np.linalg.norm(q)
+        rotation = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                             [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                             [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+        half = 0.1 * (high - low) * rng.random(3)
+        planes = []
+        for axis in range(3):
+            n = rotation[:, axis]
+            planes += [*n, n @ centre + half[axis], *-n, -(n @ centre) + half[axis]]
+        rows.append(planes)
+    rows = np.array(rows, dtype=np.float32)
+    ids, offsets = mesh.frustums(rows)
+    assert csr_rows(ids, offsets) == cli_rows(path, "frustum", rows, tmp_path)
+    assert sum(len(r) for r in csr_rows(ids, offsets)) > 0
+    assert mesh.frustums(rows[2]).tolist() == ids[offsets[2]:offsets[3]].tolist()
+    with pytest.raises(ValueError, match="normal is zero"):
+        mesh.frustums(np.zeros((1, 24)))

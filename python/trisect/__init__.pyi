@@ -74,6 +74,17 @@ class Mesh:
     ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
         """(k, 7) closed capsules (ax, ay, az, bx, by, bz, r): the points within r >= 0 of the
         segment [a, b] (r = 0: the segment); as boxes, decided exactly."""
+    def obbs(
+        self, boxes: ArrayLike, *, threads: int = 0
+    ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
+        """(k, 15) closed oriented boxes (c, u, v, w, hu, hv, hw): the points c + s u + t v + r w
+        with |s| <= hu, |t| <= hv, |r| <= hw, on the exact floats (independent axes of any
+        length); as boxes, decided exactly."""
+    def frustums(
+        self, frustums: ArrayLike, *, threads: int = 0
+    ) -> Union[tuple[Int64Array, Int64Array], Int64Array]:
+        """(k, 24) closed frustums, six planes (nx, ny, nz, d) per row: the points with
+        n.x <= d for all six (outward normals); as boxes, decided exactly."""
     def rays(
         self,
         origins: ArrayLike,

@@ -127,6 +127,12 @@ blank lines and lines starting with # are ignored:
   plane NX NY NZ D                 the plane NX*x + NY*y + NZ*z = D (normal not zero)
   sphere CX CY CZ R                closed ball, R >= 0
   capsule AX AY AZ BX BY BZ R      the points within R (finite, >= 0) of the segment [A, B]
+  obb CX CY CZ UX UY UZ VX VY VZ WX WY WZ HU HV HW
+                                   the closed box C + s*U + t*V + r*W, |s| <= HU, |t| <= HV,
+                                   |r| <= HW (axes U, V, W independent, any length; H >= 0)
+  frustum N1X N1Y N1Z D1 ... N6X N6Y N6Z D6
+                                   the points behind all six planes: N.x <= D for each
+                                   (normals point out; near, far and four sides of a view)
   ray OX OY OZ DX DY DZ [TMIN [TMAX]]   TMIN defaults to 0, TMAX to inf
   closest X Y Z [RMAX]             the nearest triangle within RMAX (>= 0, default inf)
   nearest K X Y Z [RMAX]           the K (>= 1) nearest triangles within RMAX
@@ -135,7 +141,7 @@ Numbers are rounded to float as strtof does; inf is accepted for box bounds, R, 
 RMAX.
 
 Output, one line per query, in order:
-  box/plane/sphere/capsule
+  box/plane/sphere/capsule/obb/frustum
                      ascending ids of every triangle touching it (empty line for none)
   ray                "T ID" of the closest hit with TMIN <= T <= TMAX (T to 9 significant
                      digits) on a triangle of non-zero area, or "miss"; watertight; a ray in a
@@ -180,9 +186,10 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
 }  // namespace
 
 void add_query_command(CLI::App& app, Context& context) {
-  CLI::App* command = app.add_subcommand(
-      "query",
-      "answer box, plane, sphere, capsule, ray, closest, nearest and inside queries on MESH");
+  CLI::App* command = app.add_subcommand("query",
+                                         "answer box, plane, sphere, capsule, obb, frustum, ray, "
+                                         "closest, nearest and inside queries on "
+                                         "MESH");
   const auto mesh_path = std::make_shared<std::string>();
   const auto query_path = std::make_shared<std::string>();
   command->add_option("MESH", *mesh_path, mesh_argument_help)->required();

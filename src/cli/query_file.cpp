@@ -1,6 +1,7 @@
 #include "trisect/cli/query_file.hpp"
 
 #include "trisect/io/text_token.hpp"
+#include "trisect/math/validate.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -103,6 +104,32 @@ Query parse_capsule(const LineReader& line) {
   return capsule;
 }
 
+Query parse_oriented_box(const LineReader& line) {
+  line.expect_count(15, 15, "15 numbers: CX CY CZ UX UY UZ VX VY VZ WX WY WZ HU HV HW");
+  const OrientedBox box{line.vector(1, "obb centre", false),
+                        {line.vector(4, "obb axis", false), line.vector(7, "obb axis", false),
+                         line.vector(10, "obb axis", false)},
+                        line.vector(13, "obb half extent", false)};
+  try {
+    validate(box, "obb");
+  } catch (const InvalidInput& error) {
+    line.fail(error.what());
+  }
+  return box;
+}
+
+Query parse_frustum(const LineReader& line) {
+  line.expect_count(24, 24, "24 numbers: six planes NX NY NZ D");
+  Frustum frustum;
+  for (std::size_t k = 0; k < 6; ++k) {
+    frustum.planes[k] = {line.vector(1 + 4 * k, "frustum plane normal", false),
+                         line.number(4 + 4 * k, "frustum plane offset D", false)};
+    if (frustum.planes[k].normal == Vec3(0.0f))
+      line.fail("frustum plane " + std::to_string(k) + " normal is zero");
+  }
+  return frustum;
+}
+
 Query parse_ray(const LineReader& line) {
   line.expect_count(6, 8, "6 to 8 numbers: OX OY OZ DX DY DZ [TMIN [TMAX]]");
   Ray ray{line.vector(1, "ray origin", false), line.vector(4, "ray direction", false)};
@@ -139,12 +166,15 @@ Query parse_line(const LineReader& line, std::size_t line_number) {
   if (keyword == "plane") return parse_plane(line);
   if (keyword == "sphere") return parse_sphere(line);
   if (keyword == "capsule") return parse_capsule(line);
+  if (keyword == "obb") return parse_oriented_box(line);
+  if (keyword == "frustum") return parse_frustum(line);
   if (keyword == "ray") return parse_ray(line);
   if (keyword == "closest") return parse_closest(line);
   if (keyword == "nearest") return parse_nearest(line);
   if (keyword == "inside") return parse_inside(line, line_number);
-  line.fail("unknown query " + quoted_excerpt(keyword) +
-            " (expected box, plane, sphere, capsule, ray, closest, nearest or inside)");
+  line.fail(
+      "unknown query " + quoted_excerpt(keyword) +
+      " (expected box, plane, sphere, capsule, obb, frustum, ray, closest, nearest or inside)");
 }
 
 }  // namespace

@@ -49,6 +49,26 @@ void validate(const Capsule& capsule, const std::string& what) {
   if (capsule.radius < 0) reject(what, "radius is negative");
 }
 
+void validate(const OrientedBox& box, const std::string& what) {
+  require_finite(box.center, what, "centre");
+  for (int i = 0; i < 3; ++i) {
+    const std::string axis = "axis " + std::to_string(i);
+    require_finite(box.axes[i], what, axis.c_str());
+    if (box.axes[i] == Vec3(0.0f)) reject(what, axis + " is zero");
+  }
+  const std::string names[3] = {"half extent 0", "half extent 1", "half extent 2"};
+  for (int i = 0; i < 3; ++i) {
+    if (std::isnan(box.half_extents[i])) reject(what, names[i] + " is NaN");
+    if (!std::isfinite(box.half_extents[i])) reject(what, names[i] + " is not finite");
+    if (box.half_extents[i] < 0) reject(what, names[i] + " is negative");
+  }
+  if (axes_orientation(box) == 0) reject(what, "axes are linearly dependent");
+}
+
+void validate(const Frustum& frustum, const std::string& what) {
+  for (int k = 0; k < 6; ++k) validate(frustum.planes[k], what + ": plane " + std::to_string(k));
+}
+
 void validate(const Triangle& triangle, const std::string& what) {
   require_finite(triangle.a, what, "vertex a");
   require_finite(triangle.b, what, "vertex b");

@@ -29,14 +29,7 @@ TEST_CASE("capsule queries equal brute force on every scene", "[bvh][capsule]") 
     const float size = 0.05f * scene_size(scene);
     std::vector<Capsule> capsules;
     for (int q = 0; q < 60; ++q) capsules.push_back(make.capsule(size));
-    const std::vector<std::vector<TriangleId>> batch =
-        collect_touching_batch(bvh, std::span<const Capsule>(capsules));
-    for (std::size_t q = 0; q < capsules.size(); ++q) {
-      INFO("capsule " << describe(capsules[q]));
-      const std::vector<TriangleId> expected = brute_force(scene, capsules[q]);
-      REQUIRE(collect_touching(bvh, capsules[q]) == expected);
-      REQUIRE(batch[q] == expected);
-    }
+    (void)require_brute_force_answers(bvh, scene, capsules);
   }
 }
 

@@ -66,10 +66,23 @@ TEST_CASE("query answers each kind, one line per query, in order", "[cli]") {
       "capsule 0.25 0.25 1 0.25 0.25 2 1\n"    // 1 above triangle 0 (tangent); 0.31 from 1
       "capsule 0.25 0.25 1.5 0.25 0.25 3 1\n"  // 1.5 above 0; 0.61 from 1's vertex (0,0,1)
       "capsule 1.5 0 0 2 0 0 0\n"              // a segment ending on the degenerate segment
-      "capsule 1.5 0 0 1.75 0 0 0.25\n");      // exactly 0.25 short of it: touching
+      "capsule 1.5 0 0 1.75 0 0 0.25\n"        // exactly 0.25 short of it: touching
+      "obb 0.25 0.25 1 1 0 0 0 1 0 0 0 1 0.1 0.1 1\n"    // down to z = 0: triangle 0
+      "obb 3.5 0 0 1 1 0 -1 1 0 0 0 1 0.25 0.25 0.25\n"  // a corner on the segment's end
+      "obb 3.5 0 0 1 1 0 -1 1 0 0 0 1 0.24 0.25 0.25\n"  // 0.01 short of it: none
+      "obb 0 0.5 0.5 0 1 0 0 0 1 1 0 0 0.2 0.2 0\n"
+      // x + y + z <= 0 in a big box: the shared vertex (0, 0, 0) of triangles 0 and 1 only
+      "frustum 1 1 1 0 1 0 0 9 0 1 0 9 0 0 1 9 -1 0 0 9 0 -1 0 9\n"
+      // x + y + z <= -2^-20: nothing
+      "frustum 1 1 1 -0x1p-20 1 0 0 9 0 1 0 9 0 0 1 9 -1 0 0 9 0 -1 0 9\n"
+      // 2.5 <= x <= 2.5: the plane crossing the degenerate segment (triangle 2)
+      "frustum 1 0 0 2.5 -1 0 0 -2.5 0 1 0 9 0 -1 0 9 0 0 1 9 0 0 -1 9\n");  // flat, in x = 0:
+                                                                             // triangle 1
   CHECK(run.status == 0);
   CHECK(run.err.empty());
-  CHECK(run.out == "0\n0 1\n2\n\n0 1 2\n1\n1\n\n5 0\nmiss\nmiss\n1 1\n1 1\nmiss\n0 1\n1\n2\n2\n");
+  CHECK(run.out ==
+        "0\n0 1\n2\n\n0 1 2\n1\n1\n\n5 0\nmiss\nmiss\n1 1\n1 1\nmiss\n0 1\n1\n2\n2\n0\n2\n\n1\n0 "
+        "1\n\n2\n");
 }
 
 TEST_CASE("comments, blank lines, tabs and CRLF are accepted", "[cli]") {
@@ -134,6 +147,16 @@ TEST_CASE("bad query lines: exit 2, nothing on stdout, file and line on stderr",
       {"capsule 0 0 0 1 1 1 inf\n", "q.txt:1: radius R 'inf' is infinite"},
       {"capsule 0 0 0 1 1 1\n", "q.txt:1: 'capsule' takes 7 numbers"},
       {"capsule 0 nan 0 1 1 1 1\n", "q.txt:1: capsule end is NaN"},
+      {"obb 0 0 0 1 0 0 0 1 0 1 1 0 1 1 1\n", "q.txt:1: obb: axes are linearly dependent"},
+      {"obb 0 0 0 1 0 0 0 0 0 0 0 1 1 1 1\n", "q.txt:1: obb: axis 1 is zero"},
+      {"obb 0 0 0 1 0 0 0 1 0 0 0 1 1 -1 1\n", "q.txt:1: obb: half extent 1 is negative"},
+      {"obb 0 0 0 1 0 0 0 1 0 0 0 1 1 1\n", "q.txt:1: 'obb' takes 15 numbers"},
+      {"obb 0 0 0 1 0 0 0 1 0 0 0 inf 1 1 1\n", "q.txt:1: obb axis 'inf' is infinite"},
+      {"frustum 1 0 0 1 1 0 0 1 1 0 0 1 1 0 0 1 1 0 0 1 0 0 0 1\n",
+       "q.txt:1: frustum plane 5 normal is zero"},
+      {"frustum 1 0 0 1\n", "q.txt:1: 'frustum' takes 24 numbers"},
+      {"frustum 1 0 0 inf 1 0 0 1 1 0 0 1 1 0 0 1 1 0 0 1 1 0 0 1\n",
+       "q.txt:1: frustum plane offset D 'inf' is infinite"},
       {"ray 0 0 0 0 0 0\n", "q.txt:1: ray direction is zero"},
       {"ray 0 0 0 0 0 1 0 1 2\n", "q.txt:1: 'ray' takes 6 to 8 numbers"},
       {"ray 0 0 0 0 0 1 nan\n", "q.txt:1: TMIN is NaN"},

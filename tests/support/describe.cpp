@@ -45,6 +45,19 @@ std::string describe(const Sphere& sphere) {
   return format("Sphere{center %s, radius %s}", describe(sphere.center), hex(sphere.radius));
 }
 
+std::string describe(const OrientedBox& box) {
+  return "OrientedBox{center " + describe(box.center) + ", axes " + describe(box.axes[0]) + " " +
+         describe(box.axes[1]) + " " + describe(box.axes[2]) + ", half extents " +
+         describe(box.half_extents) + "}";
+}
+
+std::string describe(const Frustum& frustum) {
+  std::string text = "Frustum{";
+  for (const Plane& plane : frustum.planes) text += describe(plane) + " ";
+  text.back() = '}';
+  return text;
+}
+
 std::string describe(const Capsule& capsule) {
   return "Capsule{a " + describe(capsule.a) + ", b " + describe(capsule.b) + ", radius " +
          hex(capsule.radius) + "}";

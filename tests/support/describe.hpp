@@ -4,6 +4,8 @@
 
 #include <trisect/math/aabb.hpp>
 #include <trisect/math/capsule.hpp>
+#include <trisect/math/frustum.hpp>
+#include <trisect/math/oriented_box.hpp>
 #include <trisect/math/plane.hpp>
 #include <trisect/math/sphere.hpp>
 #include <trisect/math/triangle.hpp>
@@ -20,5 +22,7 @@ namespace trisect::testing {
 [[nodiscard]] std::string describe(const Triangle& triangle);
 [[nodiscard]] std::string describe(const Sphere& sphere);
 [[nodiscard]] std::string describe(const Capsule& capsule);
+[[nodiscard]] std::string describe(const OrientedBox& box);
+[[nodiscard]] std::string describe(const Frustum& frustum);
 
 }  // namespace trisect::testing

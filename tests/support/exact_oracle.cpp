@@ -40,6 +40,32 @@ std::vector<QVec3> clip_half_space(const std::vector<QVec3>& polygon, std::size_
   return kept;
 }
 
+/// One Sutherland–Hodgman step against the closed half-space n·x <= d.
+std::vector<QVec3> clip_by_plane(const std::vector<QVec3>& polygon, const QVec3& n,
+                                 const mpq_class& d) {
+  std::vector<QVec3> kept;
+  const auto offset = [&](const QVec3& p) { return mpq_class(dot(n, p) - d); };
+  const auto crossing = [&](const QVec3& p, const QVec3& q) {
+    const mpq_class t = offset(p) / (offset(p) - offset(q));
+    QVec3 r;
+    for (std::size_t i = 0; i < 3; ++i) r[i] = p[i] + t * (q[i] - p[i]);
+    return r;
+  };
+  const std::size_t count = polygon.size();
+  for (std::size_t k = 0; k < count; ++k) {
+    const QVec3& previous = polygon[(k + count - 1) % count];
+    const QVec3& current = polygon[k];
+    const int s_previous = sgn(offset(previous)), s_current = sgn(offset(current));
+    if (s_current <= 0) {
+      if (s_previous > 0 && s_current < 0) kept.push_back(crossing(previous, current));
+      kept.push_back(current);
+    } else if (s_previous < 0) {
+      kept.push_back(crossing(previous, current));
+    }
+  }
+  return kept;
+}
+
 bool in_box(const Vec3& p, const Aabb& box) {
   return box.min.x <= p.x && p.x <= box.max.x && box.min.y <= p.y && p.y <= box.max.y &&
          box.min.z <= p.z && p.z <= box.max.z;
@@ -104,6 +130,32 @@ bool touches(const Triangle& triangle, const Aabb& box) {
   if (!triangle.bounds().overlaps(box)) return false;
   if (in_box(triangle.a, box) || in_box(triangle.b, box) || in_box(triangle.c, box)) return true;
   return !clip(triangle, box).empty();
+}
+
+bool touches(const Triangle& triangle, const OrientedBox& box) {
+  const QVec3 e[3] = {rational(box.axes[0]), rational(box.axes[1]), rational(box.axes[2])};
+  const QVec3 rows[3] = {cross(e[1], e[2]), cross(e[2], e[0]), cross(e[0], e[1])};
+  const mpq_class det = dot(e[0], rows[0]);
+  const QVec3 center = rational(box.center);
+  std::vector<QVec3> polygon;
+  for (const Vec3& v : {triangle.a, triangle.b, triangle.c}) {
+    const QVec3 w = minus(rational(v), center);
+    polygon.push_back({dot(rows[0], w) / det, dot(rows[1], w) / det, dot(rows[2], w) / det});
+  }
+  for (std::size_t axis = 0; axis < 3 && !polygon.empty(); ++axis) {
+    const mpq_class h = rational(box.half_extents[static_cast<int>(axis)]);
+    polygon = clip_half_space(polygon, axis, -h, true);
+    polygon = clip_half_space(polygon, axis, h, false);
+  }
+  return !polygon.empty();
+}
+
+bool touches(const Triangle& triangle, const Frustum& frustum) {
+  std::vector<QVec3> polygon = {rational(triangle.a), rational(triangle.b), rational(triangle.c)};
+  for (const Plane& plane : frustum.planes)
+    if (!polygon.empty())
+      polygon = clip_by_plane(polygon, rational(plane.normal), rational(plane.d));
+  return !polygon.empty();
 }
 
 namespace {

@@ -8,6 +8,8 @@
 /// answer is what exact real arithmetic on the given floats decides.
 
 #include <trisect/math/aabb.hpp>
+#include <trisect/math/frustum.hpp>
+#include <trisect/math/oriented_box.hpp>
 #include <trisect/math/plane.hpp>
 #include <trisect/math/sphere.hpp>
 #include <trisect/math/triangle.hpp>
@@ -49,6 +51,15 @@ using QVec3 = std::array<mpq_class, 3>;
 
 /// The closed triangle and the closed box share a point (the clipped polygon is not empty).
 [[nodiscard]] bool touches(const Triangle& triangle, const Aabb& box);
+
+/// The closed triangle and the closed oriented box share a point: the triangle mapped exactly
+/// into the box's coordinates (s = M^-1 (v - center), M the matrix of the axes, by the adjugate
+/// in rationals) and clipped by Sutherland–Hodgman against |s_i| <= h_i is not empty. Valid box.
+[[nodiscard]] bool touches(const Triangle& triangle, const OrientedBox& box);
+
+/// The closed triangle and the closed frustum share a point: the triangle clipped by
+/// Sutherland–Hodgman against the six closed half-spaces n·x <= d in rationals is not empty.
+[[nodiscard]] bool touches(const Triangle& triangle, const Frustum& frustum);
 
 /// The exact squared distance from `point` to the closed triangle: the minimum over the
 /// vertices, the edges (clamped projection) and, for a non-degenerate triangle, the projection

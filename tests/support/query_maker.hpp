@@ -3,10 +3,13 @@
 /// Seeded query shapes for the BVH query tests, drawn from a scene so that they meet it, and
 /// often exactly on its vertices.
 
+#include "support/random_cases.hpp"
 #include "support/scenes.hpp"
 
 #include <trisect/math/aabb.hpp>
 #include <trisect/math/capsule.hpp>
+#include <trisect/math/frustum.hpp>
+#include <trisect/math/oriented_box.hpp>
 #include <trisect/math/plane.hpp>
 #include <trisect/math/sphere.hpp>
 
@@ -72,6 +75,46 @@ struct QueryMaker {
       return {center, glm::length(other - center)};
     }
     return {center + Vec3(uniform(random, -size, size)), size * uniform(random, 0, 1)};
+  }
+  /// An oriented box centred on a vertex, with half extents up to `size` (one of them 0 a
+  /// quarter of the time): small-integer axes (exact, so faces through other vertices happen)
+  /// or a random rotation rounded to float.
+  OrientedBox oriented_box(float size) {
+    OrientedBox box;
+    box.center = vertex();
+    std::uniform_real_distribution<double> unit(-1, 1);
+    do {
+      if (lattice(random, 0, 1) == 0)
+        for (Vec3& axis : box.axes) axis = small_integer_vector();
+      else
+        set_rotation(box.axes, unit(random), unit(random), unit(random), unit(random));
+    } while (axes_orientation(box) == 0);
+    for (int i = 0; i < 3; ++i) box.half_extents[i] = size * uniform(random, 0, 1);
+    if (lattice(random, 0, 3) == 0) box.half_extents[lattice(random, 0, 2)] = 0;
+    return box;
+  }
+  /// A camera's view frustum with its eye near a vertex, looking a random way, field of view
+  /// 10 to 90 degrees, far plane at up to `size`; or the same with one side plane moved to pass
+  /// exactly through another vertex (a tie: that vertex lies on the plane when the products
+  /// are exact, otherwise just beside it).
+  Frustum frustum(float size) {
+    const Vec3 eye = vertex() + Vec3(uniform(random, -size, size), uniform(random, -size, size),
+                                     uniform(random, -size, size)) *
+                                    0.1f;
+    Vec3 forward = vertex() - eye;  // towards another vertex, or any way when that is the eye
+    if (!(glm::length(forward) > 0) || !is_finite(forward)) forward = small_integer_vector();
+    Vec3 up = small_integer_vector();
+    while (glm::length(glm::cross(forward, up)) < 1e-3f * glm::length(forward))
+      up = small_integer_vector();
+    const float fov = 0.17f + 1.4f * uniform(random, 0, 1);
+    Frustum frustum = view_frustum(eye, forward, up, fov, 0.5f + uniform(random, 0, 1),
+                                   0.01f * size, size * (0.2f + uniform(random, 0, 1)));
+    if (lattice(random, 0, 2) == 0) {
+      Plane& side = frustum.planes[lattice(random, 2, 5)];
+      const Vec3 through = vertex();
+      side.d = float(plane_value(Plane{side.normal, 0.0f}, through.x, through.y, through.z));
+    }
+    return frustum;
   }
   /// A capsule from a vertex: to another vertex (a segment through the mesh, often with radius
   /// 0 or tangent at a third vertex), or a short random axis of length and radius up to `size`.

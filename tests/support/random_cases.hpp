@@ -3,7 +3,10 @@
 /// Seeded generators of predicate inputs in several numeric regimes, rich in exact ties
 /// (vertices on planes and box faces, tangent spheres) and degenerate shapes.
 
+#include <trisect/geometry/plane_point.hpp>
 #include <trisect/math/aabb.hpp>
+#include <trisect/math/frustum.hpp>
+#include <trisect/math/oriented_box.hpp>
 #include <trisect/math/plane.hpp>
 #include <trisect/math/sphere.hpp>
 #include <trisect/math/triangle.hpp>
@@ -15,6 +18,18 @@
 #include <random>
 
 namespace trisect::testing {
+
+/// Sets `axes` to the columns of the rotation of the quaternion (w, x, y, z) (any non-zero
+/// length), each rounded to float: nearly orthonormal, as a physics engine's are.
+inline void set_rotation(Vec3 (&axes)[3], double w, double x, double y, double z) {
+  const double n = std::sqrt(w * w + x * x + y * y + z * z);
+  w /= n, x /= n, y /= n, z /= n;
+  const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+                          {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+                          {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
+  for (int column = 0; column < 3; ++column)
+    axes[column] = Vec3(float(m[0][column]), float(m[1][column]), float(m[2][column]));
+}
 
 /// Where a case's coordinates come from.
 enum class Regime {
@@ -168,6 +183,43 @@ class CaseGenerator {
     Sphere s{anchors[static_cast<std::size_t>(integer(0, 4))], radius()};
     s.center[integer(0, 2)] += chance(0.5) ? s.radius : -s.radius;
     return s;
+  }
+
+  /// An oriented box with independent axes: a random rotation rounded to float, or (outside
+  /// the generic regime, half the time) small-integer axes, which are exact and make vertices
+  /// on faces, edges and corners frequent; half extents from `radius` (0 flattens the box).
+  OrientedBox oriented_box() {
+    OrientedBox box;
+    box.center = point();
+    do {
+      if (tie(0.5)) {
+        for (Vec3& axis : box.axes) axis = normal();
+      } else {
+        set_rotation(box.axes, uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1));
+      }
+    } while (axes_orientation(box) == 0);
+    box.half_extents = Vec3(radius(), radius(), radius());
+    return box;
+  }
+
+  /// Six planes around a point of the regime, each with the point behind it: through a second
+  /// point (often a lattice point, so that vertices lie exactly on planes) or at a distance
+  /// `radius` along a random normal. Bounded or not, sometimes empty-ish (thin).
+  Frustum frustum() {
+    const Vec3 inside = point();
+    Frustum frustum;
+    for (Plane& plane : frustum.planes) {
+      plane = tie(0.5) ? plane_through(point()) : plane_through(inside);
+      if (!tie(0.5)) {
+        const Vec3& n = plane.normal;
+        plane.d = static_cast<float>(
+            static_cast<double>(plane.d) +
+            static_cast<double>(radius()) *
+                static_cast<double>(std::fabs(n.x) + std::fabs(n.y) + std::fabs(n.z)));
+      }
+      if (plane_value(plane, inside.x, inside.y, inside.z) > 0) plane = {-plane.normal, -plane.d};
+    }
+    return frustum;
   }
 
   /// `v` with one coordinate moved by a few ulps.

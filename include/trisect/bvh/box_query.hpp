@@ -5,6 +5,7 @@
 #include "trisect/bvh/traverse.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"
 #include "trisect/math/float4.hpp"
+#include "trisect/math/triangle_group.hpp"
 #include "trisect/math/validate.hpp"
 
 #include <algorithm>
@@ -51,6 +52,18 @@ struct BoxQuery {
   }
   /// Exact: `intersects(triangle, box)`, where a vertex inside the box decides at once.
   [[nodiscard]] bool touches(const Triangle& triangle) const { return intersects(triangle, box); }
+  /// The lanes of a leaf group whose triangle's bounding box misses the box (exact
+  /// comparisons, four at once): the shapes that filter by a bounding box start from these.
+  [[nodiscard]] unsigned apart_lanes(const TriangleGroup& group) const noexcept {
+    unsigned apart = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      const Float4 low = Float4::splat(box.min[axis]), high = Float4::splat(box.max[axis]);
+      const Float4 a = group.lanes(0, axis), b = group.lanes(1, axis), c = group.lanes(2, axis);
+      apart |= less_mask(max_ignoring_nan(max_ignoring_nan(a, b), c), low) |
+               less_mask(high, min_ignoring_nan(min_ignoring_nan(a, b), c));
+    }
+    return apart & group.lane_mask();
+  }
   /// `touches` for the triangles of a leaf group: the early answers of
   /// `detail::vertices_against_box` (a vertex inside the box, or a box face plane separating)
   /// for all four at once, exact comparisons; the full test only for a lane they leave open.

@@ -7,7 +7,6 @@
 #include "trisect/geometry/capsule_triangle.hpp"
 #include "trisect/math/capsule.hpp"
 #include "trisect/math/detail/float_rounding.hpp"
-#include "trisect/math/float4.hpp"
 #include "trisect/math/triangle_group.hpp"
 #include "trisect/math/validate.hpp"
 
@@ -59,13 +58,7 @@ struct CapsuleQuery {
   /// `touches` for the triangles of a leaf group: lanes whose bounding box misses `reach` are
   /// apart (exact comparisons, four at once); the others are decided by `touches`.
   [[nodiscard]] unsigned touching_lanes(const TriangleGroup& group) const {
-    unsigned apart = 0;
-    for (int a = 0; a < 3; ++a) {
-      const Float4 low = Float4::splat(reach.box.min[a]), high = Float4::splat(reach.box.max[a]);
-      const Float4 x = group.lanes(0, a), y = group.lanes(1, a), z = group.lanes(2, a);
-      apart |= less_mask(max_ignoring_nan(max_ignoring_nan(x, y), z), low) |
-               less_mask(high, min_ignoring_nan(min_ignoring_nan(x, y), z));
-    }
+    const unsigned apart = reach.apart_lanes(group);
     unsigned touching = 0;
     for (unsigned open = group.lane_mask() & ~apart; open != 0; open &= open - 1) {
       const int lane = std::countr_zero(open);

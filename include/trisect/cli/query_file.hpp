@@ -5,6 +5,8 @@
 #include <trisect/error.hpp>
 #include <trisect/math/aabb.hpp>
 #include <trisect/math/capsule.hpp>
+#include <trisect/math/frustum.hpp>
+#include <trisect/math/oriented_box.hpp>
 #include <trisect/math/plane.hpp>
 #include <trisect/math/ray.hpp>
 #include <trisect/math/sphere.hpp>
@@ -38,8 +40,8 @@ struct InsideQuery {
 };
 
 /// One parsed query line.
-using Query =
-    std::variant<Aabb, Plane, Sphere, Capsule, Ray, ClosestQuery, NearestQuery, InsideQuery>;
+using Query = std::variant<Aabb, Plane, Sphere, Capsule, OrientedBox, Frustum, Ray, ClosestQuery,
+                           NearestQuery, InsideQuery>;
 
 /// A malformed query file; what() is "<file>:<line>: <problem>".
 class QueryFileError : public Error {
@@ -52,7 +54,8 @@ class QueryFileError : public Error {
 /// `LineScanner` (a trailing CR dropped, a leading UTF-8 byte order mark skipped) and split on
 /// spaces and tabs; blank lines and lines whose first non-blank character is '#' are skipped.
 /// Each other line is `box X0 Y0 Z0 X1 Y1 Z1`, `plane NX NY NZ D`, `sphere CX CY CZ R`,
-/// `capsule AX AY AZ BX BY BZ R`,
+/// `capsule AX AY AZ BX BY BZ R`, `obb CX CY CZ UX UY UZ VX VY VZ WX WY WZ HU HV HW`,
+/// `frustum` followed by six planes `NX NY NZ D` (the points with NX·x + NY·y + NZ·z <= D),
 /// `ray OX OY OZ DX DY DZ [TMIN [TMAX]]`, `closest X Y Z [RMAX]`, `nearest K X Y Z [RMAX]` or
 /// `inside X Y Z`. Numbers are read as strtof reads them (rounded straight to float); K is a
 /// whole decimal number from 1 to 2^32 - 1. Infinity is accepted for box bounds, the

@@ -5,6 +5,8 @@
 #include "trisect/error.hpp"
 #include "trisect/math/aabb.hpp"
 #include "trisect/math/capsule.hpp"
+#include "trisect/math/frustum.hpp"
+#include "trisect/math/oriented_box.hpp"
 #include "trisect/math/plane.hpp"
 #include "trisect/math/ray.hpp"
 #include "trisect/math/sphere.hpp"
@@ -43,6 +45,15 @@ void validate(const Sphere& sphere, const std::string& what = "sphere");
 /// Throws `InvalidInput` unless the capsule's ends are finite and its radius is finite and
 /// >= 0, naming the part.
 void validate(const Capsule& capsule, const std::string& what = "capsule");
+
+/// Throws `InvalidInput` unless the oriented box's centre, axes and half extents are finite, no
+/// axis is zero, no half extent is negative and the axes are linearly independent (exactly),
+/// naming the part.
+void validate(const OrientedBox& box, const std::string& what = "oriented box");
+
+/// Throws `InvalidInput` unless each of the frustum's six planes is valid, naming it
+/// ("WHAT: plane 3: normal is zero").
+void validate(const Frustum& frustum, const std::string& what = "frustum");
 
 /// Throws `InvalidInput` unless the triangle's vertices are finite.
 void validate(const Triangle& triangle, const std::string& what = "triangle");
