@@ -123,3 +123,34 @@ TEST_CASE("triangle-frustum agrees with the exact oracle in every regime",
       // The linear program and the oracle's clipping are both slow: a twentieth of the cases.
       20);
 }
+
+TEST_CASE("triangle-frustum: the answer survives scaling by 2^100 and 2^-100",
+          "[geometry][frustum_triangle]") {
+  // Scaling the vertices and every plane's offset by a power of two scales the solids exactly.
+  CaseGenerator g(0x5ca1'f705ULL);
+  int checked = 0;
+  for (int k = 0; k < 2000; ++k) {
+    g.begin(trisect::testing::all_regimes[static_cast<std::size_t>(k) %
+                                          trisect::testing::all_regimes.size()]);
+    const Triangle t = g.triangle();
+    const Frustum frustum = g.frustum();
+    const bool answer = trisect::intersects(t, frustum);
+    for (const float scale : {0x1p100f, 0x1p-100f}) {
+      const Triangle scaled_t{t.a * scale, t.b * scale, t.c * scale};
+      Frustum scaled = frustum;
+      bool exact =
+          scaled_t.a / scale == t.a && scaled_t.b / scale == t.b && scaled_t.c / scale == t.c;
+      for (Plane& plane : scaled.planes) {
+        const float d = plane.d;
+        plane.d *= scale;
+        exact = exact && plane.d / scale == d;
+      }
+      if (!exact) continue;  // a value left the float range or lost bits
+      INFO(trisect::testing::describe(t)
+           << " " << trisect::testing::describe(frustum) << " scale " << scale);
+      REQUIRE(trisect::intersects(scaled_t, scaled) == answer);
+      ++checked;
+    }
+  }
+  CHECK(checked > 2500);
+}

@@ -161,3 +161,33 @@ TEST_CASE("the exact separating-axis path alone agrees with the exact oracle",
       20);
   trisect::testing::require_agreement("triangle-oriented box, exact path", result);
 }
+
+TEST_CASE("triangle-oriented box: the answer survives scaling by 2^100 and 2^-100",
+          "[geometry][oriented_box_triangle]") {
+  // Scaling the centre, the half extents and the triangle by a power of two scales the solids
+  // exactly; near FLT_MAX and deep in the small numbers the answer must not change.
+  CaseGenerator g(0x5ca1'0bb0ULL);
+  int checked = 0;
+  for (int k = 0; k < 3000; ++k) {
+    g.begin(trisect::testing::all_regimes[static_cast<std::size_t>(k) %
+                                          trisect::testing::all_regimes.size()]);
+    const Triangle t = g.triangle();
+    const OrientedBox box = g.oriented_box();
+    const bool answer = trisect::intersects(t, box);
+    for (const float scale : {0x1p100f, 0x1p-100f}) {
+      const Triangle scaled_t{t.a * scale, t.b * scale, t.c * scale};
+      OrientedBox scaled = box;
+      scaled.center *= scale;
+      scaled.half_extents *= scale;
+      const Triangle back{scaled_t.a / scale, scaled_t.b / scale, scaled_t.c / scale};
+      if (back.a != t.a || back.b != t.b || back.c != t.c || scaled.center / scale != box.center ||
+          scaled.half_extents / scale != box.half_extents)
+        continue;  // a value left the float range or lost bits: not an exact scaling
+      INFO(trisect::testing::describe(t)
+           << " " << trisect::testing::describe(box) << " scale " << scale);
+      REQUIRE(trisect::intersects(scaled_t, scaled) == answer);
+      ++checked;
+    }
+  }
+  CHECK(checked > 4000);
+}
