@@ -31,6 +31,23 @@
 // the same answers: they are compared once before timing, and a difference skips the
 // benchmark with an error naming the first shape. The fcl row also reports trisect's total,
 // `trisect_ids`, beside its own (not required to be equal).
+//
+// Box casts (cast/<library>/bunny_x16/box1pct/t1): 1000 seeded casts per batch, each an
+// oriented box made exactly like obb's (ShapeKind<OrientedBox>::random, 1% of the diagonal,
+// but seed 23), then a point uniform in the scene's bounds, and the motion from the box's
+// centre towards that point, 10% of the diagonal long (in float); the first time t in [0, 1]
+// at which box + t·motion touches the surface. One iteration casts the whole batch on one
+// thread.
+//   trisect  trisect::cast_box(bvh, box, motion) per cast (a loop, not the TBB cast_boxes):
+//            exact.
+//   fcl      (optional) fcl::continuousCollide of the model with the fcl::Boxd moved by the
+//            translation, FCL's naive solver sampling t = i / 1000 (conservative advancement
+//            finds no contact between a mesh and a shape in FCL 0.7.0; see
+//            peers/fcl_mesh.hpp); approximate.
+// Counters: `hits`, the casts that touch the surface, and `t_sum`, the sum of their times.
+// Before timing, the fcl row casts the batch with both once and also reports `trisect_hits`
+// and `disagreements`, the casts where one hits and the other does not or both hit at times
+// more than 1e-3 apart (`hit_miss`, the first kind alone); differences do not fail it.
 #include "bench_main.hpp"
 #include "scenes.hpp"
 
@@ -42,6 +59,7 @@
 #include <trisect/geometry/oriented_box_triangle.hpp>
 #include <trisect/math/capsule.hpp>
 #include <trisect/math/oriented_box.hpp>
+#include <trisect/nearest/box_cast.hpp>
 
 #ifdef TRISECT_BENCH_HAVE_FCL
 #include "peers/fcl_mesh.hpp"
@@ -58,8 +76,10 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -323,6 +343,145 @@ void register_shape(const std::string& scene, const std::string& variant) {
       [scene, variant]() -> const Answers& { return trisect_answers<Shape>(scene, variant); });
 }
 
+// --- box casts
+
+/// One cast: the box and its motion.
+struct Cast {
+  OrientedBox box;
+  trisect::Vec3 motion{0.0f};
+};
+
+constexpr std::uint64_t cast_seed = 23;
+constexpr const char* cast_variant = "box1pct";
+constexpr float cast_box_size = 0.01f;    // of the diagonal, like obb/1pct
+constexpr float cast_motion_size = 0.1f;  // of the diagonal
+
+/// 1000 seeded casts on `scene_name`: a box `ShapeKind<OrientedBox>::random` (1% of the
+/// diagonal), then a point uniform in the bounds (drawn again while it is within 1e-6 of the
+/// diagonal of the centre) and the motion towards it, 10% of the diagonal long; made on the
+/// first call and kept per scene.
+const std::vector<Cast>& query_casts(const std::string& scene_name) {
+  static std::map<std::string, std::vector<Cast>> kept;
+  std::vector<Cast>& casts = kept[scene_name];
+  if (casts.empty()) {
+    const bench::Scene& chosen = bench::scene(scene_name);
+    const trisect::Aabb bounds = chosen.bounds();
+    const float diagonal = chosen.diagonal();
+    std::mt19937_64 random(cast_seed);
+    for (std::size_t i = 0; i < 1000; ++i) {
+      Cast cast;
+      cast.box = ShapeKind<OrientedBox>::random(random, bounds, cast_box_size * diagonal);
+      trisect::Vec3 towards(0.0f);
+      float length = 0;
+      while (!(length > 1e-6f * diagonal)) {
+        towards = bench::random_point(random, bounds) - cast.box.center;
+        length = glm::length(towards);
+      }
+      cast.motion = (cast_motion_size * diagonal / length) * towards;
+      casts.push_back(cast);
+    }
+  }
+  return casts;
+}
+
+/// The time of every cast, or nothing where it misses.
+using CastTimes = std::vector<std::optional<double>>;
+
+/// trisect's times of `casts`: `cast_box` one after the other on this thread.
+CastTimes trisect_cast_times(const trisect::Bvh& bvh, const std::vector<Cast>& casts) {
+  CastTimes times(casts.size());
+  for (std::size_t i = 0; i < casts.size(); ++i)
+    if (const auto hit = trisect::cast_box(bvh, casts[i].box, casts[i].motion)) times[i] = hit->t;
+  return times;
+}
+
+/// The casts that hit and the sum of their times.
+std::pair<double, double> hits_and_t_sum(const CastTimes& times) {
+  double hits = 0, t_sum = 0;
+  for (const auto& t : times)
+    if (t) ++hits, t_sum += *t;
+  return {hits, t_sum};
+}
+
+/// Registers `cast/trisect/<scene>/box1pct/t1`: `cast_box` on every cast of the batch, on one
+/// thread; counters `hits` and `t_sum` from one untimed pass.
+void register_trisect_casts(const std::string& scene_name) {
+  struct Slot {
+    bool ready = false;
+    double hits = 0, t_sum = 0;
+  };
+  const auto slot = std::make_shared<Slot>();
+  const std::string name = bench::benchmark_name("cast", "trisect", scene_name, cast_variant, 1);
+  benchmark::RegisterBenchmark(name.c_str(), [slot, scene_name](benchmark::State& state) {
+    const trisect::Bvh& bvh = bench::trisect_bvh(scene_name);
+    const std::vector<Cast>& casts = query_casts(scene_name);
+    if (!slot->ready) {
+      std::tie(slot->hits, slot->t_sum) = hits_and_t_sum(trisect_cast_times(bvh, casts));
+      slot->ready = true;
+    }
+    for (auto _ : state) {
+      std::size_t hits = 0;
+      float t_sum = 0;
+      for (const Cast& cast : casts)
+        if (const auto hit = trisect::cast_box(bvh, cast.box, cast.motion)) ++hits, t_sum += hit->t;
+      benchmark::DoNotOptimize(hits);
+      benchmark::DoNotOptimize(t_sum);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                            static_cast<std::int64_t>(casts.size()));
+    state.counters["hits"] = slot->hits;
+    state.counters["t_sum"] = slot->t_sum;
+  })->Unit(benchmark::kMillisecond);
+}
+
+#ifdef TRISECT_BENCH_HAVE_FCL
+/// Registers `cast/fcl/<scene>/box1pct/t1`: FCL's `time_of_contact` on every cast of the batch.
+/// Its first run builds the model and casts the batch once with FCL and with trisect, for the
+/// counters `hits`, `t_sum` (FCL's), `trisect_hits`, `disagreements` and `hit_miss`.
+void register_fcl_casts(const std::string& scene_name) {
+  struct Slot {
+    std::unique_ptr<const bench::fcl_peer::Model> model;
+    double hits = 0, t_sum = 0, trisect_hits = 0, disagreements = 0, hit_miss = 0;
+  };
+  const auto slot = std::make_shared<Slot>();
+  const std::string name = bench::benchmark_name("cast", "fcl", scene_name, cast_variant, 1);
+  benchmark::RegisterBenchmark(name.c_str(), [slot, scene_name](benchmark::State& state) {
+    const std::vector<Cast>& casts = query_casts(scene_name);
+    if (!slot->model) {
+      slot->model = std::make_unique<const bench::fcl_peer::Model>(bench::scene(scene_name));
+      CastTimes fcl(casts.size());
+      for (std::size_t i = 0; i < casts.size(); ++i)
+        fcl[i] = slot->model->time_of_contact(casts[i].box, casts[i].motion);
+      const CastTimes exact = trisect_cast_times(bench::trisect_bvh(scene_name), casts);
+      std::tie(slot->hits, slot->t_sum) = hits_and_t_sum(fcl);
+      slot->trisect_hits = hits_and_t_sum(exact).first;
+      for (std::size_t i = 0; i < casts.size(); ++i) {
+        if (fcl[i].has_value() != exact[i].has_value()) {
+          ++slot->hit_miss, ++slot->disagreements;
+        } else if (fcl[i] && std::fabs(*fcl[i] - *exact[i]) > 1e-3) {
+          ++slot->disagreements;
+        }
+      }
+    }
+    for (auto _ : state) {
+      std::size_t hits = 0;
+      double t_sum = 0;
+      for (const Cast& cast : casts)
+        if (const auto t = slot->model->time_of_contact(cast.box, cast.motion)) ++hits, t_sum += *t;
+      benchmark::DoNotOptimize(hits);
+      benchmark::DoNotOptimize(t_sum);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                            static_cast<std::int64_t>(casts.size()));
+    state.counters["hits"] = slot->hits;
+    state.counters["t_sum"] = slot->t_sum;
+    state.counters["trisect_hits"] = slot->trisect_hits;
+    state.counters["disagreements"] = slot->disagreements;
+    state.counters["hit_miss"] = slot->hit_miss;
+  })->Unit(benchmark::kMillisecond);
+}
+#endif
+
 }  // namespace
 
 void bench::register_all() {
@@ -335,5 +494,9 @@ void bench::register_all() {
     }
     register_answers(bench::benchmark_name("frustum", "trisect", scene, "view", 1), "frustum",
                      [scene] { return trisect_batch<Frustum>(scene, "view"); }, {});
+    register_trisect_casts(scene);
+#ifdef TRISECT_BENCH_HAVE_FCL
+    register_fcl_casts(scene);
+#endif
   }
 }

@@ -27,6 +27,7 @@
 
 #include "trisect/geometry/aabb_plane.hpp"
 #include "trisect/geometry/aabb_triangle.hpp"
+#include "trisect/geometry/box_cast.hpp"
 #include "trisect/geometry/capsule_triangle.hpp"
 #include "trisect/geometry/frustum_triangle.hpp"
 #include "trisect/geometry/oriented_box_triangle.hpp"
@@ -74,6 +75,7 @@
 #include "trisect/overlap/clearance.hpp"
 #include "trisect/overlap/overlap.hpp"
 
+#include "trisect/nearest/box_cast.hpp"
 #include "trisect/nearest/closest_point.hpp"
 #include "trisect/nearest/inside.hpp"
 #include "trisect/nearest/k_nearest.hpp"

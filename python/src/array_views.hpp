@@ -4,6 +4,7 @@
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <trisect/math/oriented_box.hpp>
 #include <trisect/math/vec.hpp>
 
 #include <cstddef>
@@ -61,6 +62,13 @@ Int64Array exact_integers(py::handle object, const char* name, const char* what)
 /// Row `i` of an array of rows, as `columns` floats.
 [[nodiscard]] inline const float* row(const FloatArray& rows, std::size_t i) {
   return rows.data() + i * static_cast<std::size_t>(rows.shape(1));
+}
+
+/// An oriented box from a row of 15 floats: centre, three axes, three half extents.
+[[nodiscard]] inline OrientedBox oriented_box_row(const float* r) {
+  return {Vec3(r[0], r[1], r[2]),
+          {Vec3(r[3], r[4], r[5]), Vec3(r[6], r[7], r[8]), Vec3(r[9], r[10], r[11])},
+          Vec3(r[12], r[13], r[14])};
 }
 
 /// Number of rows.

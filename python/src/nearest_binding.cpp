@@ -1,8 +1,10 @@
-// `Mesh.closest_points`, `Mesh.k_nearest`, `Mesh.inside` and `Mesh.signed_distance`.
+// `Mesh.closest_points`, `Mesh.k_nearest`, `Mesh.cast_boxes`, `Mesh.inside` and
+// `Mesh.signed_distance`.
 
 #include "bindings.hpp"
 #include "released.hpp"
 
+#include <trisect/nearest/box_cast.hpp>
 #include <trisect/nearest/closest_point.hpp>
 #include <trisect/nearest/inside.hpp>
 #include <trisect/nearest/k_nearest.hpp>
@@ -74,6 +76,29 @@ py::tuple k_nearest_binding(const PyMesh& mesh, py::handle points, std::int64_t 
                         to_numpy(std::move(offsets)));
 }
 
+// Box casts: (t, ids), t float64 (the nearest float to the exact time; inf when none) and ids
+// int64 (-1 when none).
+py::tuple cast_boxes_binding(const PyMesh& mesh, py::handle boxes, py::handle motions,
+                             ThreadCount threads) {
+  const FloatArray box_rows = float_rows(boxes, 15, "boxes");
+  const FloatArray motion_rows = float_rows(motions, 3, "motions");
+  std::vector<OrientedBox> shapes;
+  for (std::size_t i = 0; i < row_count(box_rows); ++i)
+    shapes.push_back(oriented_box_row(row(box_rows, i)));
+  std::vector<double> times(shapes.size(), std::numeric_limits<double>::infinity());
+  std::vector<std::int64_t> ids(shapes.size(), -1);
+  run_released(threads, [&] {
+    const std::vector<std::optional<BoxCastHit>> hits =
+        cast_boxes(mesh.bvh(), shapes, as_points(motion_rows));
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      if (!hits[i]) continue;
+      times[i] = hits[i]->t;
+      ids[i] = hits[i]->id;
+    }
+  });
+  return py::make_tuple(to_numpy(std::move(times)), to_numpy(std::move(ids)));
+}
+
 py::array inside_binding(const PyMesh& mesh, py::handle points, ThreadCount threads) {
   const FloatArray rows = float_rows(points, 3, "points");
   std::vector<std::uint8_t> codes = run_released(threads, [&] {
@@ -134,6 +159,14 @@ void bind_nearest(py::module_& module, MeshClass& mesh) {
            "where fewer count. distance (float64) and ids (int64) as closest_points gives them; "
            "the first of each point is closest_points' answer. ValueError for k < 1, a non-finite "
            "point or a negative or NaN max_distance.");
+  mesh.def("cast_boxes", &cast_boxes_binding, py::arg("boxes"), py::arg("motions"), py::kw_only(),
+           py::arg("threads") = 0,
+           "Casts each oriented box (rows of 15 as Mesh.obbs takes them) along its motion (rows "
+           "of 3): (t, ids), t (float64) the first time in [0, 1] at which box + t motion touches "
+           "a triangle, decided exactly and rounded to the nearest float (0 when it touches one "
+           "at the start; inf when none), ids (int64) the smallest id touched then (-1 when "
+           "none). ValueError for an invalid box, a motion that is not finite, or row counts "
+           "that differ.");
   mesh.def("inside", &inside_binding, py::arg("points"), py::kw_only(), py::arg("threads") = 0,
            "For each (k, 3) point, uint8: SURFACE (2) on a triangle, else INSIDE (1) or OUTSIDE "
            "(0) by the even-odd rule, decided exactly. ValueError when the mesh is not closed "

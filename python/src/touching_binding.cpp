@@ -63,11 +63,6 @@ Frustum frustum_of(const float* r) {
   }
   return frustum;
 }
-OrientedBox oriented_box_of(const float* r) {
-  return {Vec3(r[0], r[1], r[2]),
-          {Vec3(r[3], r[4], r[5]), Vec3(r[6], r[7], r[8]), Vec3(r[9], r[10], r[11])},
-          Vec3(r[12], r[13], r[14])};
-}
 
 // The batch of `Shape`s in `input` ((k, columns) or one row), answered.
 template <class Shape, class Make>
@@ -125,7 +120,7 @@ void bind_touching(MeshClass& mesh) {
       "Decided exactly. Returns as `boxes` does. ValueError for a negative radius or a value "
       "that is not finite.");
   def_touching<OrientedBox>(
-      mesh, "obbs", 15, oriented_box_of,
+      mesh, "obbs", 15, oriented_box_row,
       "Triangles touching each closed oriented box, rows (cx, cy, cz, ux, uy, uz, vx, vy, vz, "
       "wx, wy, wz, hu, hv, hw): the points c + s u + t v + r w with |s| <= hu, |t| <= hv, "
       "|r| <= hw, exactly as the floats give them (axes of any length, not necessarily "

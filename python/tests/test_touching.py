@@ -188,3 +188,24 @@ def test_frustums_against_cli(tmp_path):
     assert mesh.frustums(rows[2]).tolist() == ids[offsets[2]:offsets[3]].tolist()
     with pytest.raises(ValueError, match="normal is zero"):
         mesh.frustums(np.zeros((1, 24)))
+
+
+def test_cast_boxes_against_cli(tmp_path):
+    path, mesh, low, high, rng, centres = spot_with_points(53, 40)
+    diagonal = np.linalg.norm(high - low)
+    axes = np.tile(np.eye(3).reshape(9), (40, 1))
+    half = np.full((40, 3), 0.01 * diagonal)
+    boxes = np.hstack([centres, axes, half]).astype(np.float32)
+    motions = (0.3 * (high - low) * (rng.random((40, 3)) - 0.5)).astype(np.float32)
+    motions[:4] = 0
+    t, ids = mesh.cast_boxes(boxes, motions)
+    lines = query_cli(path, ["cast " + " ".join(map(number, [*b, *m]))
+                             for b, m in zip(boxes, motions)], tmp_path)
+    answers = [["none"] if i < 0 else [f"{t[k]:.9g}", str(i)] for k, i in enumerate(ids.tolist())]
+    assert answers == [line.split() for line in lines]
+    assert (ids >= 0).sum() > 5 and (ids < 0).sum() > 0
+    assert np.all((t[ids >= 0] >= 0) & (t[ids >= 0] <= 1)) and np.all(np.isinf(t[ids < 0]))
+    with pytest.raises(ValueError, match="motion"):
+        mesh.cast_boxes(boxes[:1], [[np.inf, 0, 0]])
+    with pytest.raises(ValueError, match="1 boxes but 2 motions"):
+        mesh.cast_boxes(boxes[:1], motions[:2])

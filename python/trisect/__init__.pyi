@@ -128,6 +128,11 @@ class Mesh:
     ) -> tuple[Float64Array, Int64Array, Int64Array]:
         """(distance, ids, offsets) in CSR form: point i's k nearest triangles (within
         max_distance) at [offsets[i], offsets[i + 1]), nearest first, ties by id."""
+    def cast_boxes(
+        self, boxes: ArrayLike, motions: ArrayLike, *, threads: int = 0
+    ) -> tuple[Float64Array, Int64Array]:
+        """(k, 15) oriented boxes (as obbs) moved by (k, 3) motions, t in [0, 1]: (t, ids),
+        the exact first contact rounded to the nearest float (inf, -1 when none)."""
     def inside(self, points: ArrayLike, *, threads: int = 0) -> npt.NDArray[np.uint8]:
         """OUTSIDE, INSIDE or SURFACE per point; the mesh must be closed."""
     def signed_distance(self, points: ArrayLike, *, threads: int = 0) -> Float64Array:

@@ -33,13 +33,17 @@ void append_ids(std::string& out, const std::vector<TriangleId>& ids) {
   out += '\n';
 }
 
-void append_hit(std::string& out, const std::optional<Hit>& hit) {
-  if (!hit) {
-    out += "miss\n";
+// "T ID" of a ray hit or a box cast's contact (T to 9 significant digits), or `none` without.
+template <class Contact>
+void append_time_and_id(std::string& out, const std::optional<Contact>& contact, const char* none) {
+  if (!contact) {
+    out += none;
+    out += '\n';
     return;
   }
   char buffer[64];
-  const int length = std::snprintf(buffer, sizeof buffer, "%.9g %u\n", double(hit->t), hit->id);
+  const int length =
+      std::snprintf(buffer, sizeof buffer, "%.9g %u\n", double(contact->t), contact->id);
   out.append(buffer, static_cast<std::size_t>(length));
 }
 
@@ -76,11 +80,13 @@ void answer_line(const Bvh& bvh, const Query& query, std::string& line) {
       [&](const auto& shape) {
         using Shape = std::decay_t<decltype(shape)>;
         if constexpr (std::is_same_v<Shape, Ray>) {
-          append_hit(line, closest_hit(bvh, shape));
+          append_time_and_id(line, closest_hit(bvh, shape), "miss");
         } else if constexpr (std::is_same_v<Shape, ClosestQuery>) {
           append_closest(line, closest_point(bvh, shape.point, shape.max_distance));
         } else if constexpr (std::is_same_v<Shape, NearestQuery>) {
           append_nearest(line, k_nearest(bvh, shape.point, shape.k, shape.max_distance));
+        } else if constexpr (std::is_same_v<Shape, CastQuery>) {
+          append_time_and_id(line, cast_box(bvh, shape.box, shape.motion), "none");
         } else if constexpr (std::is_same_v<Shape, InsideQuery>) {
           line += to_string(side_of(bvh, shape.point));
           line += '\n';
@@ -130,6 +136,8 @@ blank lines and lines starting with # are ignored:
   obb CX CY CZ UX UY UZ VX VY VZ WX WY WZ HU HV HW
                                    the closed box C + s*U + t*V + r*W, |s| <= HU, |t| <= HV,
                                    |r| <= HW (axes U, V, W independent, any length; H >= 0)
+  cast CX CY CZ UX UY UZ VX VY VZ WX WY WZ HU HV HW MX MY MZ
+                                   the obb moved by t*M for t in [0, 1]: the first contact
   frustum N1X N1Y N1Z D1 ... N6X N6Y N6Z D6
                                    the points behind all six planes: N.x <= D for each
                                    (normals point out; near, far and four sides of a view)
@@ -152,6 +160,10 @@ Output, one line per query, in order:
   nearest            "D1 ID1 D2 ID2 ...": up to K triangles within RMAX by ascending exact
                      distance, equal distances by ascending id (as closest's D and ID), or
                      "none"
+  cast               "T ID": the first time T in [0, 1] the moving box touches a triangle
+                     (decided exactly, printed as the nearest float to 9 significant digits;
+                     0 when it touches one at the start) and ID the smallest id touched then,
+                     or "none"
   inside             "surface" on a triangle, else "inside" or "outside" by the even-odd rule;
                      a mesh that is not closed (an edge of an odd number of triangles of
                      non-zero area, vertices welded by position) is an error naming the edge
@@ -188,8 +200,7 @@ int run_query(const std::string& mesh_path, const std::string& query_path, std::
 void add_query_command(CLI::App& app, Context& context) {
   CLI::App* command = app.add_subcommand("query",
                                          "answer box, plane, sphere, capsule, obb, frustum, ray, "
-                                         "closest, nearest and inside queries on "
-                                         "MESH");
+                                         "closest, nearest, cast and inside queries on MESH");
   const auto mesh_path = std::make_shared<std::string>();
   const auto query_path = std::make_shared<std::string>();
   command->add_option("MESH", *mesh_path, mesh_argument_help)->required();

@@ -104,8 +104,8 @@ Query parse_capsule(const LineReader& line) {
   return capsule;
 }
 
-Query parse_oriented_box(const LineReader& line) {
-  line.expect_count(15, 15, "15 numbers: CX CY CZ UX UY UZ VX VY VZ WX WY WZ HU HV HW");
+// The oriented box of an `obb` or `cast` line, validated.
+OrientedBox oriented_box(const LineReader& line) {
   const OrientedBox box{line.vector(1, "obb centre", false),
                         {line.vector(4, "obb axis", false), line.vector(7, "obb axis", false),
                          line.vector(10, "obb axis", false)},
@@ -116,6 +116,16 @@ Query parse_oriented_box(const LineReader& line) {
     line.fail(error.what());
   }
   return box;
+}
+
+Query parse_oriented_box(const LineReader& line) {
+  line.expect_count(15, 15, "15 numbers: CX CY CZ UX UY UZ VX VY VZ WX WY WZ HU HV HW");
+  return oriented_box(line);
+}
+
+Query parse_cast(const LineReader& line) {
+  line.expect_count(18, 18, "18 numbers: CX CY CZ UX UY UZ VX VY VZ WX WY WZ HU HV HW MX MY MZ");
+  return CastQuery{oriented_box(line), line.vector(16, "cast motion", false)};
 }
 
 Query parse_frustum(const LineReader& line) {
@@ -168,13 +178,14 @@ Query parse_line(const LineReader& line, std::size_t line_number) {
   if (keyword == "capsule") return parse_capsule(line);
   if (keyword == "obb") return parse_oriented_box(line);
   if (keyword == "frustum") return parse_frustum(line);
+  if (keyword == "cast") return parse_cast(line);
   if (keyword == "ray") return parse_ray(line);
   if (keyword == "closest") return parse_closest(line);
   if (keyword == "nearest") return parse_nearest(line);
   if (keyword == "inside") return parse_inside(line, line_number);
-  line.fail(
-      "unknown query " + quoted_excerpt(keyword) +
-      " (expected box, plane, sphere, capsule, obb, frustum, ray, closest, nearest or inside)");
+  line.fail("unknown query " + quoted_excerpt(keyword) +
+            " (expected box, plane, sphere, capsule, obb, frustum, ray, closest, nearest, cast or "
+            "inside)");
 }
 
 }  // namespace

@@ -70,19 +70,26 @@ TEST_CASE("query answers each kind, one line per query, in order", "[cli]") {
       "obb 0.25 0.25 1 1 0 0 0 1 0 0 0 1 0.1 0.1 1\n"    // down to z = 0: triangle 0
       "obb 3.5 0 0 1 1 0 -1 1 0 0 0 1 0.25 0.25 0.25\n"  // a corner on the segment's end
       "obb 3.5 0 0 1 1 0 -1 1 0 0 0 1 0.24 0.25 0.25\n"  // 0.01 short of it: none
-      "obb 0 0.5 0.5 0 1 0 0 0 1 1 0 0 0.2 0.2 0\n"
+      "obb 0 0.5 0.5 0 1 0 0 0 1 1 0 0 0.2 0.2 0\n"      // flat, in x = 0: triangle 1
       // x + y + z <= 0 in a big box: the shared vertex (0, 0, 0) of triangles 0 and 1 only
       "frustum 1 1 1 0 1 0 0 9 0 1 0 9 0 0 1 9 -1 0 0 9 0 -1 0 9\n"
       // x + y + z <= -2^-20: nothing
       "frustum 1 1 1 -0x1p-20 1 0 0 9 0 1 0 9 0 0 1 9 -1 0 0 9 0 -1 0 9\n"
       // 2.5 <= x <= 2.5: the plane crossing the degenerate segment (triangle 2)
-      "frustum 1 0 0 2.5 -1 0 0 -2.5 0 1 0 9 0 -1 0 9 0 0 1 9 0 0 -1 9\n");  // flat, in x = 0:
-                                                                             // triangle 1
+      "frustum 1 0 0 2.5 -1 0 0 -2.5 0 1 0 9 0 -1 0 9 0 0 1 9 0 0 -1 9\n"
+      // A box whose bottom is 1.5 above triangle 0 moving down by 3: t = 0.5
+      "cast 0.25 0.25 2 1 0 0 0 1 0 0 0 1 0.1 0.1 0.5 0 0 -3\n"
+      // onto the degenerate segment at t = 0.9 (printed as the nearest float)
+      "cast 2.5 0 1 1 0 0 0 1 0 0 0 1 0.1 0.1 0.1 0 0 -1\n"
+      // moving away: none
+      "cast 5 5 5 1 0 0 0 1 0 0 0 1 1 1 1 1 1 1\n"
+      // a point box on the shared vertex, not moving: triangles 0 and 1 at t = 0
+      "cast 0 0 0 1 0 0 0 1 0 0 0 1 0 0 0 0 0 0\n");
   CHECK(run.status == 0);
   CHECK(run.err.empty());
   CHECK(run.out ==
         "0\n0 1\n2\n\n0 1 2\n1\n1\n\n5 0\nmiss\nmiss\n1 1\n1 1\nmiss\n0 1\n1\n2\n2\n0\n2\n\n1\n0 "
-        "1\n\n2\n");
+        "1\n\n2\n0.5 0\n0.899999976 2\nnone\n0 0\n");
 }
 
 TEST_CASE("comments, blank lines, tabs and CRLF are accepted", "[cli]") {
@@ -157,6 +164,9 @@ TEST_CASE("bad query lines: exit 2, nothing on stdout, file and line on stderr",
       {"frustum 1 0 0 1\n", "q.txt:1: 'frustum' takes 24 numbers"},
       {"frustum 1 0 0 inf 1 0 0 1 1 0 0 1 1 0 0 1 1 0 0 1 1 0 0 1\n",
        "q.txt:1: frustum plane offset D 'inf' is infinite"},
+      {"cast 0 0 0 1 0 0 0 1 0 0 0 1 1 1 1 0 0\n", "q.txt:1: 'cast' takes 18 numbers"},
+      {"cast 0 0 0 1 0 0 0 1 0 0 0 1 1 1 1 0 nan 0\n", "q.txt:1: cast motion is NaN"},
+      {"cast 0 0 0 1 0 0 1 0 0 0 0 1 1 1 1 0 0 1\n", "q.txt:1: obb: axes are linearly dependent"},
       {"ray 0 0 0 0 0 0\n", "q.txt:1: ray direction is zero"},
       {"ray 0 0 0 0 0 1 0 1 2\n", "q.txt:1: 'ray' takes 6 to 8 numbers"},
       {"ray 0 0 0 0 0 1 nan\n", "q.txt:1: TMIN is NaN"},

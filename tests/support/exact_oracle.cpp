@@ -133,10 +133,13 @@ bool touches(const Triangle& triangle, const Aabb& box) {
 }
 
 bool touches(const Triangle& triangle, const OrientedBox& box) {
+  return touches_box_at(triangle, box, rational(box.center));
+}
+
+bool touches_box_at(const Triangle& triangle, const OrientedBox& box, const QVec3& center) {
   const QVec3 e[3] = {rational(box.axes[0]), rational(box.axes[1]), rational(box.axes[2])};
   const QVec3 rows[3] = {cross(e[1], e[2]), cross(e[2], e[0]), cross(e[0], e[1])};
   const mpq_class det = dot(e[0], rows[0]);
-  const QVec3 center = rational(box.center);
   std::vector<QVec3> polygon;
   for (const Vec3& v : {triangle.a, triangle.b, triangle.c}) {
     const QVec3 w = minus(rational(v), center);

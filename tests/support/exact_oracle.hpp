@@ -57,6 +57,10 @@ using QVec3 = std::array<mpq_class, 3>;
 /// in rationals) and clipped by Sutherland–Hodgman against |s_i| <= h_i is not empty. Valid box.
 [[nodiscard]] bool touches(const Triangle& triangle, const OrientedBox& box);
 
+/// `touches(triangle, box)` with the box's centre moved to the rational point `center`.
+[[nodiscard]] bool touches_box_at(const Triangle& triangle, const OrientedBox& box,
+                                  const QVec3& center);
+
 /// The closed triangle and the closed frustum share a point: the triangle clipped by
 /// Sutherland–Hodgman against the six closed half-spaces n·x <= d in rationals is not empty.
 [[nodiscard]] bool touches(const Triangle& triangle, const Frustum& frustum);

@@ -33,6 +33,12 @@ struct NearestQuery {
   float max_distance = std::numeric_limits<float>::infinity();  ///< >= 0, +inf allowed.
 };
 
+/// `cast` + an oriented box's 15 numbers + `MX MY MZ`: the box moved by t·M, t in [0, 1].
+struct CastQuery {
+  OrientedBox box;    ///< Valid.
+  Vec3 motion{0.0f};  ///< Finite.
+};
+
 /// `inside X Y Z`: inside, outside or on the (closed) mesh.
 struct InsideQuery {
   Vec3 point{0.0f};      ///< Finite.
@@ -41,7 +47,7 @@ struct InsideQuery {
 
 /// One parsed query line.
 using Query = std::variant<Aabb, Plane, Sphere, Capsule, OrientedBox, Frustum, Ray, ClosestQuery,
-                           NearestQuery, InsideQuery>;
+                           NearestQuery, CastQuery, InsideQuery>;
 
 /// A malformed query file; what() is "<file>:<line>: <problem>".
 class QueryFileError : public Error {
@@ -56,6 +62,7 @@ class QueryFileError : public Error {
 /// Each other line is `box X0 Y0 Z0 X1 Y1 Z1`, `plane NX NY NZ D`, `sphere CX CY CZ R`,
 /// `capsule AX AY AZ BX BY BZ R`, `obb CX CY CZ UX UY UZ VX VY VZ WX WY WZ HU HV HW`,
 /// `frustum` followed by six planes `NX NY NZ D` (the points with NX·x + NY·y + NZ·z <= D),
+/// `cast` followed by an `obb`'s 15 numbers and a motion `MX MY MZ`,
 /// `ray OX OY OZ DX DY DZ [TMIN [TMAX]]`, `closest X Y Z [RMAX]`, `nearest K X Y Z [RMAX]` or
 /// `inside X Y Z`. Numbers are read as strtof reads them (rounded straight to float); K is a
 /// whole decimal number from 1 to 2^32 - 1. Infinity is accepted for box bounds, the
