@@ -20,23 +20,36 @@ Axes cast_axes(const Triangle& t, const OrientedBox& box) {
   Axes all;
   const Vec3 zero(0.0f);
   for (int i = 0; i < 3; ++i)
-    all.axis[i] = {zero, box.axes[(i + 1) % 3], zero, box.axes[(i + 2) % 3]};
-  all.axis[3] = {t.a, t.b, t.a, t.c};
+    all.axis[i] = {zero, box.axes[(i + 1) % 3], zero, box.axes[(i + 2) % 3],
+                   (1u << ((i + 1) % 3)) | (1u << ((i + 2) % 3))};
+  all.axis[3] = {t.a, t.b, t.a, t.c, 0u, 3};
   const Vec3* vertices[3] = {&t.a, &t.b, &t.c};
   for (int i = 0; i < 3; ++i)
     for (int k = 0; k < 3; ++k)
-      all.axis[4 + 3 * i + k] = {zero, box.axes[i], *vertices[k], *vertices[(k + 1) % 3]};
+      all.axis[4 + 3 * i + k] = {zero, box.axes[i], *vertices[k], *vertices[(k + 1) % 3], 1u << i,
+                                 k};
   return all;
 }
 
-/// The vertex of the triangle lowest (`highest` false) or highest along L, exactly.
+/// The vertex of the triangle lowest (`highest` false) or highest along L, exactly. Vertices
+/// that L projects to one value by construction (`level_edge`) are not compared: the filtered
+/// sign of an exact 0 always falls back to exact arithmetic.
 const Vec3& extreme_vertex(const CastAxis& axis, const Triangle& t, bool highest) {
-  const Vec3* best = &t.a;
-  for (const Vec3* v : {&t.b, &t.c}) {
+  const Vec3* vertices[3] = {&t.a, &t.b, &t.c};
+  if (axis.level_edge == 3) return t.a;
+  const auto better = [&](const Vec3& v, const Vec3& than) {
     const int order = exact::sign_of(
-        [&](auto lift) { return dot(axis.vector(lift), difference(*v, *best, lift)); });
-    if (highest ? order > 0 : order < 0) best = v;
+        [&](auto lift) { return dot(axis.vector(lift), difference(v, than, lift)); });
+    return highest ? order > 0 : order < 0;
+  };
+  if (axis.level_edge >= 0) {
+    const Vec3& on_edge = *vertices[axis.level_edge];
+    const Vec3& other = *vertices[(axis.level_edge + 2) % 3];
+    return better(other, on_edge) ? other : on_edge;
   }
+  const Vec3* best = &t.a;
+  for (const Vec3* v : {&t.b, &t.c})
+    if (better(*v, *best)) best = v;
   return *best;
 }
 
@@ -52,7 +65,8 @@ std::optional<ContactTime> first_contact_time(const Triangle& triangle, CastMoti
     float reach[3];
     for (int m = 0; m < 3; ++m) {
       const float h = box.half_extents[m];
-      const int s = h == 0 ? 0 : exact::sign_of([&](auto lift) {
+      const bool zero_term = h == 0 || ((axis.orthogonal >> m) & 1u) != 0;
+      const int s = zero_term ? 0 : exact::sign_of([&](auto lift) {
         return dot(axis.vector(lift),
                    Lifted3{lift(box.axes[m].x), lift(box.axes[m].y), lift(box.axes[m].z)});
       });

@@ -25,6 +25,12 @@ namespace trisect::detail {
 /// axes[j] × axes[k] (p0 = q0 = 0), the triangle normal (b - a) × (c - a), or axes[i] × an edge.
 struct CastAxis {
   Vec3 p0{0.0f}, p1{0.0f}, q0{0.0f}, q1{0.0f};
+  /// Bit m set when L·axes[m] is 0 by construction (L is a cross product with axes[m]): its
+  /// sign is known without arithmetic (a filtered sign of an exact 0 always falls back).
+  unsigned orthogonal = 0;
+  /// The triangle's vertices that L projects to one value by construction: -1 none, 0..2 the
+  /// two ends of edge k (L = axes[i] × that edge), 3 all three (L is the triangle's normal).
+  int level_edge = -1;
 
   template <class Lift>
   [[nodiscard]] auto vector(const Lift& lift) const {
