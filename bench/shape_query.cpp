@@ -132,14 +132,7 @@ struct ShapeKind<OrientedBox> {
       w = normal(random), x = normal(random), y = normal(random), z = normal(random);
       norm = std::sqrt(w * w + x * x + y * y + z * z);
     }
-    w /= norm, x /= norm, y /= norm, z /= norm;
-    const double rotation[3][3] = {
-        {1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
-        {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
-        {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
-    for (int column = 0; column < 3; ++column)
-      for (int row = 0; row < 3; ++row)
-        box.axes[column][row] = static_cast<float>(rotation[row][column]);
+    trisect::scenes::set_rotation(box.axes, w, x, y, z);
     for (int i = 0; i < 3; ++i)
       box.half_extents[i] = trisect::scenes::uniform(random, 0.25f, 0.5f) * size;
     return box;

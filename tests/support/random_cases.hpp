@@ -3,6 +3,8 @@
 /// Seeded generators of predicate inputs in several numeric regimes, rich in exact ties
 /// (vertices on planes and box faces, tangent spheres) and degenerate shapes.
 
+#include "scenes/generators.hpp"
+
 #include <trisect/geometry/plane_point.hpp>
 #include <trisect/math/aabb.hpp>
 #include <trisect/math/frustum.hpp>
@@ -19,17 +21,7 @@
 
 namespace trisect::testing {
 
-/// Sets `axes` to the columns of the rotation of the quaternion (w, x, y, z) (any non-zero
-/// length), each rounded to float: nearly orthonormal, as a physics engine's are.
-inline void set_rotation(Vec3 (&axes)[3], double w, double x, double y, double z) {
-  const double n = std::sqrt(w * w + x * x + y * y + z * z);
-  w /= n, x /= n, y /= n, z /= n;
-  const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
-                          {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
-                          {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
-  for (int column = 0; column < 3; ++column)
-    axes[column] = Vec3(float(m[0][column]), float(m[1][column]), float(m[2][column]));
-}
+using scenes::set_rotation;
 
 /// Where a case's coordinates come from.
 enum class Regime {

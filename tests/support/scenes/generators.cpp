@@ -24,6 +24,16 @@ float uniform(std::mt19937_64& random, float low, float high) {
   return std::uniform_real_distribution<float>(low, high)(random);
 }
 
+void set_rotation(Vec3 (&axes)[3], double w, double x, double y, double z) {
+  const double n = std::sqrt(w * w + x * x + y * y + z * z);
+  w /= n, x /= n, y /= n, z /= n;
+  const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+                          {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+                          {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
+  for (int column = 0; column < 3; ++column)
+    axes[column] = Vec3(float(m[0][column]), float(m[1][column]), float(m[2][column]));
+}
+
 int lattice(std::mt19937_64& random, int low, int high) {
   return std::uniform_int_distribution<int>(low, high)(random);
 }

@@ -13,6 +13,11 @@ namespace trisect::scenes {
 /// A float uniform in [low, high) drawn from `random`.
 [[nodiscard]] float uniform(std::mt19937_64& random, float low, float high);
 
+/// Sets `axes` to the columns of the rotation of the quaternion (w, x, y, z) (any non-zero
+/// length), computed in double and each rounded to float: nearly orthonormal, as a physics
+/// engine's are.
+void set_rotation(Vec3 (&axes)[3], double w, double x, double y, double z);
+
 /// An int uniform in [low, high] (both included) drawn from `random`.
 [[nodiscard]] int lattice(std::mt19937_64& random, int low, int high);
 
