@@ -28,6 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
               (void)trisect::closest_point(bvh, shape.point, shape.max_distance);
             else if constexpr (std::is_same_v<Shape, trisect::cli::NearestQuery>)
               (void)trisect::k_nearest(bvh, shape.point, shape.k, shape.max_distance);
+            else if constexpr (std::is_same_v<Shape, trisect::cli::CastQuery>)
+              (void)trisect::cast_box(bvh, shape.box, shape.motion);
             else if constexpr (std::is_same_v<Shape, trisect::cli::InsideQuery>)
               (void)trisect::side_of(bvh, shape.point);
             else
