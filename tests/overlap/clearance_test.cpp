@@ -165,13 +165,14 @@ TEST_CASE("clearance is exact at huge and tiny coordinates", "[overlap][clearanc
           unscaled);
   }
   // Subnormal coordinates, where scaling no longer keeps every float: the brute force decides.
-  require_within_matches(transformed(random_soup(200, 93), 0x1p-140f, Vec3(0.0f), "_subnormal"),
-                         transformed(random_soup(200, 94), 0x1p-140f, Vec3(0.0f), "_subnormal"),
-                         Transform{}, 0x1p-141f);
+  require_within_matches(
+      transformed(random_soup(sized(200), 93), 0x1p-140f, Vec3(0.0f), "_subnormal"),
+      transformed(random_soup(sized(200), 94), 0x1p-140f, Vec3(0.0f), "_subnormal"), Transform{},
+      0x1p-141f);
   // Near the largest floats, where the boxes grown by the distance reach infinity.
-  require_within_matches(transformed(random_soup(200, 95), 1e37f, Vec3(0.0f), "_huge"),
-                         transformed(random_soup(200, 96), 1e37f, Vec3(0.0f), "_huge"), Transform{},
-                         3e38f);
+  require_within_matches(transformed(random_soup(sized(200), 95), 1e37f, Vec3(0.0f), "_huge"),
+                         transformed(random_soup(sized(200), 96), 1e37f, Vec3(0.0f), "_huge"),
+                         Transform{}, 3e38f);
 }
 
 TEST_CASE("clearance refuses bad distances and answers nothing on empty meshes",
