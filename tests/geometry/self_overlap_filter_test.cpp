@@ -19,44 +19,36 @@
 namespace trisect::testing {
 namespace {
 
-/// Four triangles laid out as a `TriangleGroup` of `count` lanes (with room for the reads of
-/// the lanes past `count`).
-struct GroupStorage {
-  std::array<float, 9 * 4 + 4> coordinates{};
-  int count = 0;
-
-  GroupStorage(const std::array<Triangle, 4>& triangles, int lanes) : count(lanes) {
-    for (int lane = 0; lane < count; ++lane) {
-      const Vec3 v[3] = {triangles[std::size_t(lane)].a, triangles[std::size_t(lane)].b,
-                         triangles[std::size_t(lane)].c};
-      for (int vertex = 0; vertex < 3; ++vertex)
-        for (int axis = 0; axis < 3; ++axis)
-          coordinates[std::size_t((3 * vertex + axis) * count + lane)] = v[vertex][axis];
-    }
-  }
-  [[nodiscard]] TriangleGroup group() const { return {coordinates.data(), count}; }
-};
-
 /// How often each verdict came up.
 struct Tally {
   int apart = 0, straddling = 0, projected = 0, left = 0;
 };
 
-/// The filter's answer for s and each lane (apart: false; straddling: two orientations;
-/// apart in projection: false; else the exact rule), checked against the exact rule, the rule
-/// without the two-orientation shortcut (both far parts, as before it) and the clipping oracle.
-void require_filter_exact(const Triangle& s, const std::array<Triangle, 4>& ts, int count,
-                          Tally& tally) {
-  const GroupStorage storage(ts, count);
-  const TriangleGroup group = storage.group();
-  const unsigned lanes = group.lane_mask();
-  const detail::LaneVerdicts verdicts =
-      detail::LaneVerdicts::of(s, detail::FloatPlane::of(s), group, lanes);
+/// The filter's answer for each of the first `count` lanes, ss[lane] against ts[lane] (apart:
+/// false; straddling: two orientations; apart in projection: false; else the exact rule),
+/// checked against the exact rule, the rule without the two-orientation shortcut (both far
+/// parts, as before it) and the clipping oracle. The lanes past `count` repeat the first, as
+/// the self query fills them, and must come out neither apart nor straddling.
+void require_filter_exact(const std::array<Triangle, 4>& ss, const std::array<Triangle, 4>& ts,
+                          int count, Tally& tally) {
+  std::array<detail::PackedTriangle, 4> s_packed{}, t_packed{};
+  const detail::PackedTriangle *s_rows[4], *t_rows[4];
+  for (int lane = 0; lane < 4; ++lane) {
+    const std::size_t from = lane < count ? std::size_t(lane) : 0;
+    s_packed[std::size_t(lane)] = detail::PackedTriangle::of(ss[from]);
+    t_packed[std::size_t(lane)] = detail::PackedTriangle::of(ts[from]);
+    REQUIRE(s_packed[std::size_t(lane)].triangle() == ss[from]);
+    s_rows[lane] = &s_packed[std::size_t(lane)];
+    t_rows[lane] = &t_packed[std::size_t(lane)];
+  }
+  const unsigned lanes = (1u << count) - 1u;
+  const detail::LaneVerdicts verdicts = detail::LaneVerdicts::of(
+      detail::TriangleLanes::gather(s_rows), detail::TriangleLanes::gather(t_rows), lanes);
   REQUIRE((verdicts.apart & ~lanes) == 0);
   REQUIRE((verdicts.straddling & (~lanes | verdicts.apart)) == 0);
   for (int lane = 0; lane < count; ++lane) {
-    const Triangle& t = ts[std::size_t(lane)];
-    INFO(describe(s) << " " << describe(t));
+    const Triangle &s = ss[std::size_t(lane)], &t = ts[std::size_t(lane)];
+    INFO("lane " << lane << ": " << describe(s) << " " << describe(t));
     const bool exact = intersects_beyond_shared_vertices(s, t);
     REQUIRE(exact == oracle::touches_beyond_shared(s, t));
     if ((verdicts.apart >> lane & 1u) != 0) {
@@ -74,13 +66,20 @@ void require_filter_exact(const Triangle& s, const std::array<Triangle, 4>& ts, 
           detail::far_part_meets(v, detail::without(s, v), t, detail::ApproximateNormal::of(t)) ||
           detail::far_part_meets(v, detail::without(t, v), s, detail::ApproximateNormal::of(s));
       REQUIRE(far_parts == exact);
-    } else if (detail::lane_projected_apart(s, detail::FloatPlane::of(s), t, verdicts, lane)) {
+    } else if (detail::lane_projected_apart(s, s_packed[std::size_t(lane)].plane(), t, verdicts,
+                                            lane)) {
       ++tally.projected;
       REQUIRE_FALSE(exact);
     } else {
       ++tally.left;
     }
   }
+}
+
+/// `s` in every lane against `ts`, as `require_filter_exact` checks them.
+void require_filter_exact(const Triangle& s, const std::array<Triangle, 4>& ts, int count,
+                          Tally& tally) {
+  require_filter_exact({s, s, s, s}, ts, count, tally);
 }
 
 /// Random neighbour pairs around a vertex at `centre`, edges of about `scale`.
@@ -186,17 +185,20 @@ class NeighbourMaker {
   float scale_;
 };
 
-/// `cases` groups of neighbours, each of 1 to 4 lanes, for first triangles of a fan (often
-/// zero-area too), checked by `require_filter_exact`.
+/// `cases` batches of neighbour pairs, each of 1 to 4 lanes, for first triangles of a fan
+/// (often zero-area too): the same first triangle in every lane, or one of its own in each
+/// (as a self query gathers them), checked by `require_filter_exact`.
 Tally run_cases(std::uint64_t seed, Vec3 centre, float scale, int cases) {
   NeighbourMaker maker(seed, centre, scale);
   Tally tally;
   for (int c = 0; c < cases; ++c) {
-    Triangle s = maker.fan_triangle();
-    if (c % 17 == 0) s.c = s.b;  // zero-area s
-    std::array<Triangle, 4> ts{};
-    for (Triangle& t : ts) t = maker.neighbour(s);
-    require_filter_exact(s, ts, 1 + c % 4, tally);
+    std::array<Triangle, 4> ss{}, ts{};
+    for (std::size_t lane = 0; lane < 4; ++lane) {
+      ss[lane] = lane == 0 || c % 2 == 0 ? maker.fan_triangle() : ss[0];
+      if ((c + int(lane)) % 17 == 0) ss[lane].c = ss[lane].b;  // zero-area s
+      ts[lane] = maker.neighbour(ss[lane]);
+    }
+    require_filter_exact(ss, ts, 1 + c % 4, tally);
   }
   return tally;
 }

@@ -9,9 +9,11 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <xmmintrin.h>
 #endif
 
 namespace trisect {
@@ -84,6 +86,11 @@ inline unsigned equal_mask(Float4 a, Float4 b) noexcept {
 /// Lanes of `a` (each non-negative and below 2^31) truncated toward zero to integers.
 inline void truncate_to_int(Float4 a, std::uint32_t (&out)[4]) noexcept {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_cvttps_epi32(a.v));
+}
+/// The 4 x 4 matrix whose rows are the four arguments, transposed in place: afterwards row r
+/// holds lane r of each of the four rows before.
+inline void transpose(Float4& r0, Float4& r1, Float4& r2, Float4& r3) noexcept {
+  _MM_TRANSPOSE4_PS(r0.v, r1.v, r2.v, r3.v);
 }
 
 #else
@@ -170,6 +177,13 @@ inline unsigned equal_mask(Float4 a, Float4 b) noexcept {
 /// Lanes of `a` (each non-negative and below 2^31) truncated toward zero to integers.
 inline void truncate_to_int(Float4 a, std::uint32_t (&out)[4]) noexcept {
   for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint32_t>(a.v[i]);
+}
+/// The 4 x 4 matrix whose rows are the four arguments, transposed in place: afterwards row r
+/// holds lane r of each of the four rows before.
+inline void transpose(Float4& r0, Float4& r1, Float4& r2, Float4& r3) noexcept {
+  Float4* rows[4] = {&r0, &r1, &r2, &r3};
+  for (int r = 0; r < 4; ++r)
+    for (int c = r + 1; c < 4; ++c) std::swap(rows[r]->v[c], rows[c]->v[r]);
 }
 
 #endif

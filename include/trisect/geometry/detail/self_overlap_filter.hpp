@@ -1,12 +1,14 @@
 #pragma once
 /// \file
 /// A float filter for the self-overlap rule (`intersects_beyond_shared_vertices`), four pairs at
-/// a time: one triangle s against a `TriangleGroup` of up to four triangles t. It certifies the
+/// a time: four triangles s against four triangles t, lane by lane, gathered from wherever the
+/// pairs come (`TriangleLanes::gather`), so that a self query fills every lane. It certifies the
 /// usual answer of a mesh's neighbours, "they meet only in what they share", by the planes'
-/// sides (`self_overlap_planes.hpp`); names the neighbours across each other's planes at one shared
-/// vertex, which two exact orientations decide (`straddling_meet_off_vertex`); and for a lane left,
-/// a line seen along an axis may still separate them (`lane_projected_apart`, flat neighbours).
-/// Everything else goes to the exact rule. Not part of the API (no stability promised).
+/// sides (`self_overlap_planes.hpp`); names the neighbours across each other's planes at one
+/// shared vertex, which two exact orientations decide (`straddling_meet_off_vertex`); and for a
+/// lane left, a line seen along an axis may still separate them (`lane_projected_apart`, flat
+/// neighbours). Everything else goes to the exact rule. Not part of the API (no stability
+/// promised).
 ///
 /// The proof that a certified lane is exact and the filter's float bound are in
 /// `self_overlap_planes.hpp`; the projected test in `self_overlap_projection.hpp`.
@@ -37,7 +39,57 @@ namespace trisect::detail {
   return apart & group.lane_mask();
 }
 
-/// What the four-lane filter finds for a triangle s against a group's lanes (each < count).
+/// A triangle and its `FloatPlane`, packed as four rows of four floats (the vertices a, b and c,
+/// the normal, the magnitudes, one unused), so that four of them transpose into lanes.
+struct PackedTriangle {
+  alignas(16) float values[16];
+
+  /// `t` and its plane.
+  [[nodiscard]] static PackedTriangle of(const Triangle& t) noexcept {
+    const FloatPlane plane = FloatPlane::of(t);
+    return {{t.a.x, t.a.y, t.a.z, t.b.x, t.b.y, t.b.z, t.c.x, t.c.y, t.c.z, plane.normal[0],
+             plane.normal[1], plane.normal[2], plane.magnitude[0], plane.magnitude[1],
+             plane.magnitude[2], 0.0f}};
+  }
+  /// The triangle.
+  [[nodiscard]] Triangle triangle() const noexcept {
+    return {{values[0], values[1], values[2]},
+            {values[3], values[4], values[5]},
+            {values[6], values[7], values[8]}};
+  }
+  /// Its plane, as `FloatPlane::of(triangle())` makes it.
+  [[nodiscard]] FloatPlane plane() const noexcept {
+    return {{values[9], values[10], values[11]}, {values[12], values[13], values[14]}};
+  }
+};
+
+/// Four triangles side by side, lane l holding the l-th: their vertices and their planes.
+struct TriangleLanes {
+  PointLanes vertex[3];
+  PlaneLanes plane;
+
+  /// Lane l holds `*triangles[l]` (four 4 x 4 transposes).
+  [[nodiscard]] static TriangleLanes gather(const PackedTriangle* const (&triangles)[4]) noexcept {
+    Float4 rows[4][4];  // rows[chunk][r]: lanes of value 4 chunk + r
+    for (int chunk = 0; chunk < 4; ++chunk) {
+      for (int lane = 0; lane < 4; ++lane)
+        rows[chunk][lane] = Float4::load(triangles[lane]->values + 4 * chunk);
+      transpose(rows[chunk][0], rows[chunk][1], rows[chunk][2], rows[chunk][3]);
+    }
+    const auto value = [&](int index) { return rows[index / 4][index % 4]; };
+    TriangleLanes lanes;
+    for (int k = 0; k < 3; ++k)
+      lanes.vertex[k] = {value(3 * k), value(3 * k + 1), value(3 * k + 2)};
+    for (int i = 0; i < 3; ++i) {
+      lanes.plane.origin[i] = value(i);
+      lanes.plane.normal[i] = value(9 + i);
+      lanes.plane.magnitude[i] = value(12 + i);
+    }
+    return lanes;
+  }
+};
+
+/// What the four-lane filter finds for four pairs, s against t in each lane.
 struct LaneVerdicts {
   /// The self rule answers false (the proof in `self_overlap_planes.hpp`), by the plane of s or
   /// the lane's own.
@@ -45,38 +97,31 @@ struct LaneVerdicts {
   /// One shared position, and each triangle's other two vertices certainly on opposite sides
   /// of the other's plane: `straddling_meet_off_vertex` decides (`lane_straddling_meet`).
   unsigned straddling;
-  /// Lanes where vertex k of the lane's triangle is at a vertex of s.
+  /// Lanes where vertex k of the lane's t is at a vertex of its s.
   unsigned t_shared[3];
-  /// Lanes where vertex m of s is at a vertex of the lane's triangle.
+  /// Lanes where vertex m of the lane's s is at a vertex of its t.
   unsigned s_shared[3];
 
-  /// The verdicts for `s` (whose `FloatPlane` is `plane`) against the `lanes` of `group` (a
-  /// subset of its lane mask; others come out neither apart nor straddling).
-  [[nodiscard]] static LaneVerdicts of(const Triangle& s, const FloatPlane& plane,
-                                       const TriangleGroup& group, unsigned lanes) noexcept {
-    const Vec3 sv[3] = {s.a, s.b, s.c};
-    PointLanes t_points[3], s_points[3];
-    for (int k = 0; k < 3; ++k) {
-      t_points[k] = {group.lanes(k, 0), group.lanes(k, 1), group.lanes(k, 2)};
-      s_points[k] = {Float4::splat(sv[k].x), Float4::splat(sv[k].y), Float4::splat(sv[k].z)};
-    }
+  /// The verdicts for the `lanes` (others come out neither apart nor straddling) of `s` against
+  /// `t`.
+  [[nodiscard]] static LaneVerdicts of(const TriangleLanes& s, const TriangleLanes& t,
+                                       unsigned lanes) noexcept {
     LaneVerdicts verdicts{0, 0, {}, {}};
     // Vertex k of t at vertex m of s (x compared first: it rarely matches alone).
     for (int k = 0; k < 3; ++k) {
       for (int m = 0; m < 3; ++m) {
-        unsigned equal = equal_mask(t_points[k].x, s_points[m].x);
+        unsigned equal = equal_mask(t.vertex[k].x, s.vertex[m].x);
         if (equal == 0) continue;
         equal &=
-            equal_mask(t_points[k].y, s_points[m].y) & equal_mask(t_points[k].z, s_points[m].z);
+            equal_mask(t.vertex[k].y, s.vertex[m].y) & equal_mask(t.vertex[k].z, s.vertex[m].z);
         verdicts.t_shared[k] |= equal;
         verdicts.s_shared[m] |= equal;
       }
     }
-    const PlaneVerdict by_s =
-        PlaneVerdict::of(PlaneLanes::splat(s, plane), t_points, verdicts.t_shared);
+    const PlaneVerdict by_s = PlaneVerdict::of(s.plane, t.vertex, verdicts.t_shared);
     verdicts.apart = by_s.apart & lanes;
     if (verdicts.apart == lanes) return verdicts;
-    const PlaneVerdict by_t = PlaneVerdict::of(PlaneLanes::of(group), s_points, verdicts.s_shared);
+    const PlaneVerdict by_t = PlaneVerdict::of(t.plane, s.vertex, verdicts.s_shared);
     verdicts.apart |= by_t.apart & lanes;
     verdicts.straddling = by_s.crossing & by_t.crossing & ~verdicts.apart & lanes;
     return verdicts;

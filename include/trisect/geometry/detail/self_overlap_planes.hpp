@@ -35,7 +35,6 @@
 /// removes roundings, so the bound holds with or without contraction.
 #include "trisect/math/float4.hpp"
 #include "trisect/math/triangle.hpp"
-#include "trisect/math/triangle_group.hpp"
 
 #include <cmath>
 
@@ -62,39 +61,10 @@ struct FloatPlane {
   }
 };
 
-/// Four planes side by side (or one in every lane): the normal's components and their
-/// magnitudes as `FloatPlane` has them, and the vertex a the normal is taken at.
+/// Four planes side by side: the normal's components and their magnitudes as `FloatPlane` has
+/// them, and the vertex a the normal is taken at.
 struct PlaneLanes {
   Float4 normal[3], magnitude[3], origin[3];
-
-  /// The plane of `t` (whose `FloatPlane` is `plane`) in every lane.
-  [[nodiscard]] static PlaneLanes splat(const Triangle& t, const FloatPlane& plane) noexcept {
-    PlaneLanes lanes;
-    for (int i = 0; i < 3; ++i) {
-      lanes.normal[i] = Float4::splat(plane.normal[i]);
-      lanes.magnitude[i] = Float4::splat(plane.magnitude[i]);
-      lanes.origin[i] = Float4::splat(t.a[i]);
-    }
-    return lanes;
-  }
-
-  /// The planes of the group's triangles, computed lane by lane as `FloatPlane::of` does.
-  [[nodiscard]] static PlaneLanes of(const TriangleGroup& group) noexcept {
-    PlaneLanes lanes;
-    Float4 e[3], f[3];
-    for (int i = 0; i < 3; ++i) {
-      lanes.origin[i] = group.lanes(0, i);
-      e[i] = group.lanes(1, i) - lanes.origin[i];
-      f[i] = group.lanes(2, i) - lanes.origin[i];
-    }
-    for (int i = 0; i < 3; ++i) {
-      const int j = (i + 1) % 3, l = (i + 2) % 3;
-      const Float4 p = e[j] * f[l], q = e[l] * f[j];
-      lanes.normal[i] = p - q;
-      lanes.magnitude[i] = abs(p) + abs(q);
-    }
-    return lanes;
-  }
 };
 
 /// A point in each lane (or one point in every lane).
