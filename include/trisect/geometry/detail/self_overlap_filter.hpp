@@ -156,20 +156,22 @@ struct LaneVerdicts {
   const float nx = std::fabs(plane.normal[0]), ny = std::fabs(plane.normal[1]),
               nz = std::fabs(plane.normal[2]);
   const int axis = nx >= ny && nx >= nz ? 0 : (ny >= nz ? 1 : 2);
-  const Vec3 sv[3] = {s.a, s.b, s.c}, tv[3] = {t.a, t.b, t.c};
+  const SeenTriangle s_seen = SeenTriangle::of(s, axis), t_seen = SeenTriangle::of(t, axis);
+  const SeenPoint *sv = s_seen.vertex, *tv = t_seen.vertex;
   if (s_count == 0 && t_count == 0)
-    return edge_line_separates(s, t, axis) || edge_line_separates(t, s, axis);
+    return edge_line_separates(s_seen, t_seen) || edge_line_separates(t_seen, s_seen);
   if (s_count == 1 && t_count == 1) {
-    return vertex_fans_apart(sv[m[0]], {sv[(m[0] + 1) % 3], sv[(m[0] + 2) % 3]},
-                             {tv[(k[0] + 1) % 3], tv[(k[0] + 2) % 3]}, axis);
+    return vertex_fans_apart(sv[m[0]], sv[(m[0] + 1) % 3], sv[(m[0] + 2) % 3], tv[(k[0] + 1) % 3],
+                             tv[(k[0] + 2) % 3]);
   }
-  if (s_count != 2 || t_count != 2 || sv[m[0]] == sv[m[1]]) return false;
+  const Vec3 s_vertices[3] = {s.a, s.b, s.c};
+  if (s_count != 2 || t_count != 2 || s_vertices[m[0]] == s_vertices[m[1]]) return false;
   // The shared edge [u, w] and the third vertices: s's third vertex certainly on one side of
   // its line, t's on the other; then the projections meet only in the edge's, whose only
   // preimage in s is the edge.
-  const Vec3 &u = sv[m[0]], &w = sv[m[1]], &a = sv[3 - m[0] - m[1]], &b = tv[3 - k[0] - k[1]];
-  const int side = certain_turn(u, w, a, axis);
-  return side != 0 && certain_turn(u, w, b, axis) == -side;
+  const SeenPoint u = sv[m[0]], w = sv[m[1]], a = sv[3 - m[0] - m[1]], b = tv[3 - k[0] - k[1]];
+  const int side = certain_turn(u, w, a);
+  return side != 0 && certain_turn(u, w, b) == -side;
 }
 
 }  // namespace trisect::detail
