@@ -5,7 +5,7 @@
 /// near-touching cases may be answered wrongly; that is the point of the comparison. Closed-set
 /// conventions match trisect's (touching counts) up to rounding.
 
-#include "float_closest_point.hpp"
+#include <trisect/geometry/detail/approximate_closest_point.hpp>
 
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
@@ -90,13 +90,13 @@ using Vec3 = glm::vec3;
 
 /// The point of triangle abc closest to `point` in float (Ericson §5.1.5), as Embree's
 /// closest_point tutorial computes it.
-using trisect::embree::closest_point_on_triangle;
+using trisect::detail::approximate_closest_on_triangle;
 
 /// Sphere–triangle overlap: the squared distance from the centre to the closest point of the
 /// triangle is at most radius² (Ericson §5.2.7).
 [[nodiscard]] inline bool triangle_sphere(const Vec3& a, const Vec3& b, const Vec3& c,
                                           const Vec3& center, float radius) noexcept {
-  const Vec3 offset = closest_point_on_triangle(center, a, b, c) - center;
+  const Vec3 offset = approximate_closest_on_triangle(center, a, b, c) - center;
   return glm::dot(offset, offset) <= radius * radius;
 }
 

@@ -10,8 +10,8 @@
 // The triangles are read from the scene's own shared buffers (MeshBuffers), as Embree reads them.
 // Beside the Embree wrapper (embree_peer.hpp), for the tests (Embree as the oracle of
 // closest_point) and the benchmarks (Embree as its peer).
+#include <trisect/geometry/detail/approximate_closest_point.hpp>
 #include "embree_peer.hpp"
-#include "float_closest_point.hpp"
 
 #include <trisect/nearest/closest_point.hpp>
 
@@ -45,7 +45,8 @@ inline bool closest_point_function(RTCPointQueryFunctionArguments* args) {
     return Vec3(v[0], v[1], v[2]);
   };
   const Vec3 query(args->query->x, args->query->y, args->query->z);
-  const Vec3 nearest = closest_point_on_triangle(query, vertex(0), vertex(1), vertex(2));
+  const Vec3 nearest =
+      trisect::detail::approximate_closest_on_triangle(query, vertex(0), vertex(1), vertex(2));
   const float distance = glm::length(nearest - query);
   if (distance >= args->query->radius) return false;
   args->query->radius = distance;
