@@ -81,15 +81,6 @@ namespace trisect::detail {
   return gap * gap / (normal_high * normal_high) * (1 - 0x1p-40);
 }
 
-/// A lower bound of the squared distance between the closed triangles `s` and `t` from
-/// separating planes (the separating axis theorem: the gap between two projections onto any
-/// direction is at most the distance): `s`'s plane against `t`'s vertices, and the other way
-/// round (`plane_gap_lower_bound`); 0 when neither separates.
-[[nodiscard]] inline double separation_lower_bound(const Triangle& s, const Triangle& t) noexcept {
-  const Vec3 s_vertices[3] = {s.a, s.b, s.c}, t_vertices[3] = {t.a, t.b, t.c};
-  return std::max(plane_gap_lower_bound(s, t_vertices, 3), plane_gap_lower_bound(t, s_vertices, 3));
-}
-
 /// A lower bound of the squared distance between the closed triangles `s` and `t` from the gap
 /// between their projections onto `d` (any double vector, taken as exact; by the separating
 /// axis theorem no direction's gap exceeds the distance, and for two convex sets apart the
@@ -127,8 +118,8 @@ namespace trisect::detail {
 /// `limit`: by the gap along the direction between their nearest vertices, else along the one
 /// between their approximately closest points (`nearest_vertices_direction`,
 /// `approximate_nearest_direction`, `direction_gap_lower_bound`; the second is close to the
-/// distance for triangles apart). Costlier than `separation_lower_bound` (up to a few hundred
-/// operations), far cheaper than the exact distance.
+/// distance for triangles apart). Costlier than the plane bound (up to a few hundred operations),
+/// far cheaper than the exact distance.
 [[nodiscard]] inline bool directions_show_farther(const Triangle& s, const Triangle& t,
                                                   double limit) noexcept {
   return direction_gap_lower_bound(s, t, nearest_vertices_direction(s, t)) > limit ||

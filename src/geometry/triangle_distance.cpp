@@ -81,7 +81,6 @@ bool within_distance(const Triangle& s, const Aabb& s_box, const Triangle& t, co
                      const DistanceLimit& limit) {
   if (detail::box_gap_lower_bound(s_box, t_box) > limit.squared) return false;
   if (detail::vertex_gap_upper_bound(s, t) <= limit.squared) return true;
-  if (detail::separation_lower_bound(s, t) > limit.squared) return false;
   if (detail::directions_show_farther(s, t, limit.squared)) return false;
   const SquaredDistance between = squared_distance(s, t);
   return !limit.exceeded_by(between, bounds_of(between));

@@ -137,7 +137,6 @@ class NearestPair {
           continue;
         const auto& [t, t_box] = second[j];
         if (detail::box_gap_lower_bound(s_box, t_box) > threshold_) continue;
-        if (detail::separation_lower_bound(s, t) > threshold_) continue;
         if (detail::directions_show_farther(s, t, threshold_)) continue;
         ++tested;
         consider(first_id, second_id, squared_distance(s, t));

@@ -44,7 +44,8 @@ bool share_a_vertex(const Triangle& s, const Triangle& t) noexcept {
 
 /// The pair walk's visitor for clearance: boxes grown by the distance on every axis (outward
 /// rounding), then per pair of triangles the gap between their boxes (out when beyond), the
-/// nearest two vertices (in when within), the separating planes (out when beyond), and the exact
+/// nearest two vertices (in when within), the gaps along two directions (out when beyond,
+/// `directions_show_farther`), and the exact
 /// squared distance against the squared distance (exact in double: a float's square).
 class PairsWithinDistance {
  public:
