@@ -228,10 +228,11 @@ class PairWalk {
   /// nodes split into `counts`.
   bool best_first(const SubtreePair& start, QueryStats& counts) {
     queue_.clear();
+    queued_.clear();
     push(start);
     while (!queue_.empty()) {
       std::pop_heap(queue_.begin(), queue_.end(), farther);
-      const SubtreePair pair = queue_.back();
+      const SubtreePair pair = queued_[queue_.back().index];
       queue_.pop_back();
       if (pair.key > visitor_.bound()) break;  // every pair left is at least as far
       if constexpr (requires { visitor_.wants(pair); })
@@ -290,10 +291,18 @@ class PairWalk {
     }
   }
 
-  static bool farther(const SubtreePair& x, const SubtreePair& y) noexcept { return x.key > y.key; }
+  // An entry of the best-first queue: a pair's key and where `queued_` holds the pair (the heap
+  // moves 16 bytes, not the whole pair).
+  struct QueueEntry {
+    double key;
+    std::uint32_t index;
+  };
+
+  static bool farther(const QueueEntry& x, const QueueEntry& y) noexcept { return x.key > y.key; }
 
   void push(const SubtreePair& pair) {
-    queue_.push_back(pair);
+    queue_.push_back({pair.key, static_cast<std::uint32_t>(queued_.size())});
+    queued_.push_back(pair);
     std::push_heap(queue_.begin(), queue_.end(), farther);
   }
 
@@ -302,7 +311,8 @@ class PairWalk {
   Visitor& visitor_;
   bool self_;
   std::vector<SubtreePair> stack_;    // depth first
-  std::vector<SubtreePair> queue_;    // best first: a min-heap by key
+  std::vector<QueueEntry> queue_;     // best first: a min-heap by key
+  std::vector<SubtreePair> queued_;   // best first: every pair pushed, in order
   std::vector<SubtreePair> scratch_;  // best first: one split's pairs
 };
 

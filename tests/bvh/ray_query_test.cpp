@@ -67,8 +67,8 @@ TEST_CASE("closest_hit and any_hit equal the exact oracle with each ray kernel",
     INFO(scene.name);
     QueryMaker make{scene, std::mt19937_64(12)};
     const float size = scene_size(scene);
-    // The oracle tests every triangle per ray; the sanitizer run checks a third of the rays.
-    const int hits = check_rays(scene, testing::reduced_run() ? 100 : 300, [&](int q) {
+    // The oracle tests every triangle per ray; the sanitizer run checks a seventh of the rays.
+    const int hits = check_rays(scene, testing::reduced_run() ? 40 : 300, [&](int q) {
       Ray ray;
       do {
         const Vec3 origin = make.vertex() + Vec3(uniform(make.random, -3, 3) * size * 0.1f);
@@ -88,8 +88,8 @@ TEST_CASE("axis-parallel rays along lattice lines and faces equal the exact orac
   std::mt19937_64 random(32);
   const Vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
   // Origins on lattice points and half-lattice points: rays run along triangle edges and
-  // inside triangle planes, and start on node box faces.
-  CHECK(check_rays(scene, 3000, [&](int q) {
+  // inside triangle planes, and start on node box faces. A third of them in the sanitizer run.
+  CHECK(check_rays(scene, testing::reduced_run() ? 1000 : 3000, [&](int q) {
           const float step = q % 2 == 0 ? 1.0f : 0.5f;
           const Vec3 origin(step * float(lattice(random, -16, 16)),
                             step * float(lattice(random, -16, 16)),

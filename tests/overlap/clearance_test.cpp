@@ -99,10 +99,11 @@ TEST_CASE("pairs within a distance equal the exact brute force", "[overlap][clea
   }
   // A quarter turn with a shift, and an arbitrary rotation with a fractional shift.
   const Transform quarter{{0, -1, 0, 1, 1, 0, 0, 0, 0, 0, 1, -1}};
-  require_within_matches(lattice_soup(400, 67), lattice_soup(400, 68), quarter, 1.0f);
+  require_within_matches(lattice_soup(sized(400), 67), lattice_soup(sized(400), 68), quarter, 1.0f);
   const float c = std::cos(0.6f), s = std::sin(0.6f);
   const Transform turn{{c, -s, 0, 0.3f, s, c, 0, -0.2f, 0, 0, 1, 0.1f}};
-  require_within_matches(noisy_sphere(12, 16, 69), noisy_sphere(12, 16, 70), turn, 0.05f);
+  require_within_matches(noisy_sphere(reduced_run() ? 6 : 12, 16, 69),
+                         noisy_sphere(reduced_run() ? 6 : 12, 16, 70), turn, 0.05f);
 }
 
 TEST_CASE("a pair at exactly the distance counts, one an ulp farther does not",
