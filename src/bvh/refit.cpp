@@ -1,6 +1,7 @@
 // Refitting: a bottom-up pass over the wide nodes that rewrites the moved triangles into their
 // slots (read in slot order, their memory asked for ahead), takes each leaf's box from its
-// triangles and re-quantises every node from its children's exact boxes (the update step of
+// triangles and re-quantises each node from its children's exact boxes (where the tree keeps
+// them, only the nodes where one of those moved) (the update step of
 // Lauterbach, Yoon & Manocha, "RT-DEFORM: Interactive Ray Tracing of Dynamic Scenes using BVHs",
 // 2006, on 8-wide quantised nodes). Subtrees near
 // the root run as parallel tasks; every box depends only on the triangles below it, so the
@@ -19,12 +20,16 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace trisect {
 namespace {
+
+// Boxes are compared bitwise (`refit_node`): six floats, no padding.
+static_assert(sizeof(Aabb) == 6 * sizeof(float));
 
 // Subtrees this close to the root are refitted as parallel tasks.
 constexpr int parallel_depth = 4;
@@ -96,7 +101,13 @@ class Refitter {
     } else {
       for (int lane = 0; lane < count; ++lane) refit_lane(lane);
     }
-    detail::quantize_children(node, boxes, count);
+    // A node's quantised faces are a function of its children's exact boxes alone: it is
+    // re-quantised only where one of them moved (always when making the exact boxes).
+    const Aabb* before = exact_ != nullptr && source_ != Source::stored
+                             ? exact_ + WideNode::width * std::size_t{index}
+                             : nullptr;
+    if (before == nullptr || std::memcmp(before, boxes, sizeof(Aabb) * std::size_t(count)) != 0)
+      detail::quantize_children(node, boxes, count);
     Aabb bounds = Aabb::empty();
     for (int lane = 0; lane < count; ++lane) bounds.extend(boxes[lane]);
     if (exact_ != nullptr)
