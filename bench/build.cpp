@@ -22,6 +22,12 @@
 //               BVH has multi-triangle leaves of its own layout and no comparable cost. (Before
 //               trisect kept one layout, both were measured over binary trees: figures in
 //               older results are not comparable with these.)
+//   sah_cost_lanes
+//               the same formula with each leaf priced per lane of its groups of four (its
+//               triangle count rounded up to a multiple of 4), the pricing trisect's builder
+//               and queries use. trisect: over its tree; embree: over the tree its builder
+//               makes with sahBlockSize 4 and intersection cost 4 per block (Embree's own
+//               pricing of four-triangle leaves, in the same unit).
 //   leaves      leaf count of the tree whose sah_cost is shown.
 //   triangles   triangles in the scene.
 //   bytes_per_triangle
@@ -97,11 +103,44 @@ std::int64_t peak_during(const Run& run) {
   return peak_bytes.load() - before;
 }
 
+// The SAH cost of `bvh` as `trisect::statistics` computes it (unit costs, over the decoded
+// boxes the queries see), but with each leaf priced per lane of its groups of four triangles.
+double lane_priced_sah_cost(const trisect::Bvh& bvh) {
+  struct Visit {
+    std::uint32_t index, end;
+    trisect::Aabb box;
+  };
+  const double root_area = bvh.bounds().half_area();
+  const auto relative = [root_area](const trisect::Aabb& box) {
+    return root_area > 0 ? double(box.half_area()) / root_area : 1.0;
+  };
+  double cost = 0;
+  std::vector<Visit> stack{{0, static_cast<std::uint32_t>(bvh.size()), bvh.bounds()}};
+  while (!stack.empty()) {
+    const Visit visit = stack.back();
+    stack.pop_back();
+    cost += relative(visit.box);
+    const trisect::WideNode& node = bvh.wide[visit.index];
+    for (int lane = 0;
+         lane < trisect::WideNode::width && node.child[lane] != trisect::WideNode::unused; ++lane) {
+      const std::uint32_t end = node.child_end(lane, visit.end);
+      if (node.child[lane] != trisect::WideNode::leaf) {
+        stack.push_back({node.child[lane], end, node.child_bounds(lane)});
+        continue;
+      }
+      const std::uint32_t lanes = (end - node.first[lane] + 3) / 4 * 4;
+      cost += double(lanes) * relative(node.child_bounds(lane));
+    }
+  }
+  return cost;
+}
+
 void set_common_counters(benchmark::State& state, std::size_t triangles, double sah_cost,
-                         std::size_t leaves, double bytes_per_triangle) {
+                         double sah_cost_lanes, std::size_t leaves, double bytes_per_triangle) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(triangles));
   state.counters["triangles"] = static_cast<double>(triangles);
   state.counters["sah_cost"] = sah_cost;
+  state.counters["sah_cost_lanes"] = sah_cost_lanes;
   state.counters["leaves"] = static_cast<double>(leaves);
   state.counters["bytes_per_triangle"] = bytes_per_triangle;
 }
@@ -120,7 +159,7 @@ void trisect_build(benchmark::State& state, const std::string& scene_name,
   }
   const trisect::BvhStatistics statistics = trisect::statistics(bvh);
   set_common_counters(
-      state, scene.size(), statistics.sah_cost, statistics.leaf_count,
+      state, scene.size(), statistics.sah_cost, lane_priced_sah_cost(bvh), statistics.leaf_count,
       static_cast<double>(statistics.bytes + statistics.ray_node_bytes) / double(scene.size()));
   bvh = {};
   const std::int64_t peak = peak_during([&] { bvh = trisect::build(scene.soup(), options); });
@@ -128,12 +167,17 @@ void trisect_build(benchmark::State& state, const std::string& scene_name,
       static_cast<double>(peak) / static_cast<double>(scene.size());
 }
 
-const bench::embree::BuilderCost& builder_cost(const std::string& scene_name,
-                                               RTCBuildQuality quality) {
+// The cost of Embree's tree priced per triangle, and of the tree it makes for blocks of four
+// priced per lane.
+bench::embree::BuilderCost builder_cost(const std::string& scene_name, RTCBuildQuality quality) {
   static std::map<std::pair<std::string, int>, bench::embree::BuilderCost> cache;
   const auto key = std::make_pair(scene_name, static_cast<int>(quality));
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
-  return cache[key] = bench::embree::builder_sah_cost(bench::scene(scene_name), quality);
+  bench::embree::BuilderCost cost =
+      bench::embree::builder_sah_cost(bench::scene(scene_name), quality);
+  cost.sah_cost_lanes =
+      bench::embree::builder_sah_cost(bench::scene(scene_name), quality, 4).sah_cost_lanes;
+  return cache[key] = cost;
 }
 
 const bench::embree::MeshBuffers& buffers(const std::string& scene_name) {
@@ -178,7 +222,7 @@ void embree_build(benchmark::State& state, const std::string& scene_name, RTCBui
     state.counters["peak_bytes_per_triangle"] =
         static_cast<double>(peak) / static_cast<double>(scene.size());
   }
-  set_common_counters(state, scene.size(), cost.sah_cost, cost.leaf_count,
+  set_common_counters(state, scene.size(), cost.sah_cost, cost.sah_cost_lanes, cost.leaf_count,
                       static_cast<double>(kept_bytes) / static_cast<double>(scene.size()));
 }
 

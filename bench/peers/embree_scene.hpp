@@ -72,11 +72,20 @@ inline std::vector<RTCBounds> triangle_boxes(const Scene& scene) {
 // rtcBuildBVH runs the builder Embree uses for its own BVHs (RTC_BUILD_QUALITY_MEDIUM: binned
 // SAH; LOW: Morton) over one RTCBuildPrimitive per triangle (its bounding box), with the same
 // parameters as trisect's defaults: branching factor 8 (trisect's wide nodes), leaves of 1..8
-// primitives, traversal and intersection cost 1. The callbacks record the tree, whose cost is
-// computed exactly as trisect::statistics does it over trisect's wide nodes: with A the
-// trisect::Aabb::half_area of a node's box, cost = sum over inner nodes of 1 * A(node) /
+// primitives, traversal and intersection cost 1 (per triangle). The callbacks record the tree,
+// whose cost is computed exactly as trisect::statistics does it over trisect's wide nodes: with A
+// the trisect::Aabb::half_area of a node's box, cost = sum over inner nodes of 1 * A(node) /
 // A(root) + sum over leaves of count * A(leaf) / A(root). A node's box is the one Embree hands
-// to setNodeBounds for it (the root's is the union of all triangle boxes).
+// to setNodeBounds for it (the root's is the union of all triangle boxes). The lane-priced cost
+// charges a leaf ceil(count / 4) * 4 instead of count; with `block_size` 4 the builder itself
+// prices leaves that way (sahBlockSize 4, intersection cost 4 per block of four).
+
+/// The SAH cost of a tree, with leaves priced per triangle and per lane of groups of four.
+struct BuilderCost {
+  double sah_cost = 0;
+  double sah_cost_lanes = 0;
+  std::size_t leaf_count = 0;
+};
 
 namespace detail {
 constexpr unsigned max_children = 8;
@@ -119,27 +128,30 @@ inline float half_area(const RTCBounds& b) {
       .half_area();
 }
 
-inline void add_cost(const BuildNode* node, const RTCBounds& bounds, double root_area, double& cost,
-                     std::size_t& leaves) {
+// Adds the subtree's cost with leaves priced per triangle (`cost`) and per lane of groups of
+// four (`lane_cost`, as trisect's queries test them), and counts its leaves.
+inline void add_cost(const BuildNode* node, const RTCBounds& bounds, double root_area,
+                     BuilderCost& into) {
   const double relative = root_area > 0 ? double(half_area(bounds)) / root_area : 1.0;
   if (node->leaf) {
-    cost += node->count * relative;
-    ++leaves;
+    into.sah_cost += node->count * relative;
+    into.sah_cost_lanes += (node->count + 3) / 4 * 4 * relative;
+    ++into.leaf_count;
     return;
   }
-  cost += relative;
+  into.sah_cost += relative;
+  into.sah_cost_lanes += relative;
   for (unsigned i = 0; i < node->count; ++i)
-    add_cost(node->children[i], node->bounds[i], root_area, cost, leaves);
+    add_cost(node->children[i], node->bounds[i], root_area, into);
 }
 }  // namespace detail
 
-struct BuilderCost {
-  double sah_cost = 0;
-  std::size_t leaf_count = 0;
-};
-
-/// SAH cost of the 8-wide tree Embree's builder makes over `scene` at `quality` (see above).
-inline BuilderCost builder_sah_cost(const Scene& scene, RTCBuildQuality quality) {
+/// SAH cost of the 8-wide tree Embree's builder makes over `scene` at `quality` (see above),
+/// pricing leaves per triangle (block size 1) or, with `block_size` 4, per block of four
+/// triangles at four times the cost (as trisect prices a leaf's lanes, and as Embree prices
+/// its own four-triangle leaves).
+inline BuilderCost builder_sah_cost(const Scene& scene, RTCBuildQuality quality,
+                                    unsigned block_size = 1) {
   const Device device(0);
   std::vector<RTCBuildPrimitive> primitives(scene.size());
   trisect::Aabb root = trisect::Aabb::empty();
@@ -156,11 +168,11 @@ inline BuilderCost builder_sah_cost(const Scene& scene, RTCBuildQuality quality)
   arguments.buildQuality = quality;
   arguments.maxBranchingFactor = detail::max_children;
   arguments.maxDepth = 64;
-  arguments.sahBlockSize = 1;
+  arguments.sahBlockSize = block_size;
   arguments.minLeafSize = 1;
   arguments.maxLeafSize = 8;
   arguments.traversalCost = 1.0f;
-  arguments.intersectionCost = 1.0f;
+  arguments.intersectionCost = static_cast<float>(block_size);
   arguments.bvh = bvh;
   arguments.primitives = primitives.data();
   arguments.primitiveCount = primitives.size();
@@ -172,8 +184,7 @@ inline BuilderCost builder_sah_cost(const Scene& scene, RTCBuildQuality quality)
   const auto* tree = static_cast<const detail::BuildNode*>(rtcBuildBVH(&arguments));
   BuilderCost result;
   const RTCBounds root_bounds = to_bounds(root);
-  detail::add_cost(tree, root_bounds, double(detail::half_area(root_bounds)), result.sah_cost,
-                   result.leaf_count);
+  detail::add_cost(tree, root_bounds, double(detail::half_area(root_bounds)), result);
   rtcReleaseBVH(bvh);
   return result;
 }

@@ -1,6 +1,7 @@
 // The builders that write 8-wide nodes directly: identical trees for any thread count on scenes
 // large enough for their parallel paths, leaves within the size asked for, degenerate input, and
 // the SAH tree's cost against the Morton tree's.
+#include "support/every_query_check.hpp"
 #include "support/same_tree.hpp"
 #include "support/scenes.hpp"
 
@@ -77,6 +78,61 @@ TEST_CASE("morton and ploc leaves hold at most min(max_leaf_size, 4) triangles",
         REQUIRE_NOTHROW(validate(bvh, &soup));
         CHECK(largest_leaf(bvh) <= std::min(max_leaf, 4u));
       }
+  }
+}
+
+// The triangles of the leaf holding triangle `id`, as ids.
+std::vector<TriangleId> leaf_of(const Bvh& bvh, TriangleId id) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{
+      {0, static_cast<std::uint32_t>(bvh.size())}};
+  while (!stack.empty()) {
+    const auto [index, end] = stack.back();
+    stack.pop_back();
+    const WideNode& node = bvh.wide[index];
+    for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
+      const int i = std::countr_zero(used);
+      const std::uint32_t first = node.first[i], last = node.child_end(i, end);
+      if (node.child[i] != WideNode::leaf) {
+        stack.emplace_back(node.child[i], last);
+        continue;
+      }
+      std::vector<TriangleId> ids(bvh.ids.begin() + first, bvh.ids.begin() + last);
+      if (std::find(ids.begin(), ids.end(), id) != ids.end()) return ids;
+    }
+  }
+  return {};
+}
+
+TEST_CASE("sah builds over Morton clusters: leaves of clusters and of triangles, exact answers",
+          "[bvh]") {
+  // 1,200 triangles of a sphere (more than the builder's expansion threshold of 256, so it
+  // bins clusters of up to four triangles adjacent in Morton order at the top and the
+  // triangles themselves below) and three triangles far away: their cluster is split off at
+  // the root, where it becomes a leaf of one cluster.
+  scenes::Scene scene = scenes::cube_sphere("sphere_1200", 10);
+  const auto far_id = static_cast<TriangleId>(scene.size());
+  for (int k = 0; k < 3; ++k) {
+    const Vec3 corner(1000.0f + float(k), 1000.0f, 1000.0f);
+    scene.positions.insert(scene.positions.end(),
+                           {corner, corner + Vec3(0.5f, 0, 0), corner + Vec3(0, 0.5f, 0)});
+  }
+  if (!scene.indices.empty())
+    for (std::uint32_t v = 0; v < 9; ++v)
+      scene.indices.push_back(static_cast<std::uint32_t>(scene.positions.size()) - 9 + v);
+  const TriangleSoup soup = scene.soup();
+  REQUIRE(soup.size() == std::size_t{far_id} + 3);
+  for (const std::uint32_t max_leaf : {2u, 3u, 4u, 8u}) {
+    INFO("max_leaf_size " << max_leaf);
+    const Bvh bvh = build(soup, {.max_leaf_size = max_leaf});
+    REQUIRE_NOTHROW(validate(bvh, &soup));
+    CHECK(largest_leaf(bvh) <= max_leaf);
+    REQUIRE(same_tree(bvh, build(soup, {.max_leaf_size = max_leaf, .threads = 2})));
+    check_every_query(bvh, scene, 40);
+    if (max_leaf >= 3) {
+      std::vector<TriangleId> far = leaf_of(bvh, far_id);
+      std::sort(far.begin(), far.end());
+      CHECK(far == std::vector<TriangleId>{far_id, far_id + 1, far_id + 2});
+    }
   }
 }
 
