@@ -16,9 +16,9 @@
 namespace trisect::testing {
 namespace {
 
-// The largest leaf of `bvh`.
-std::uint32_t largest_leaf(const Bvh& bvh) {
-  std::uint32_t largest = 0;
+// Calls `visit(first, end)` for the slots of every leaf of `bvh`.
+template <class Visit>
+void for_each_leaf(const Bvh& bvh, const Visit& visit) {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{
       {0, static_cast<std::uint32_t>(bvh.size())}};
   while (!stack.empty()) {
@@ -28,11 +28,19 @@ std::uint32_t largest_leaf(const Bvh& bvh) {
     for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
       const int i = std::countr_zero(used);
       if (node.child[i] == WideNode::leaf)
-        largest = std::max(largest, node.child_end(i, end) - node.first[i]);
+        visit(node.first[i], node.child_end(i, end));
       else
         stack.emplace_back(node.child[i], node.child_end(i, end));
     }
   }
+}
+
+// The largest leaf of `bvh`.
+std::uint32_t largest_leaf(const Bvh& bvh) {
+  std::uint32_t largest = 0;
+  for_each_leaf(bvh, [&](std::uint32_t first, std::uint32_t end) {
+    largest = std::max(largest, end - first);
+  });
   return largest;
 }
 
@@ -83,24 +91,12 @@ TEST_CASE("morton and ploc leaves hold at most min(max_leaf_size, 4) triangles",
 
 // The triangles of the leaf holding triangle `id`, as ids.
 std::vector<TriangleId> leaf_of(const Bvh& bvh, TriangleId id) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> stack{
-      {0, static_cast<std::uint32_t>(bvh.size())}};
-  while (!stack.empty()) {
-    const auto [index, end] = stack.back();
-    stack.pop_back();
-    const WideNode& node = bvh.wide[index];
-    for (unsigned used = node.used_mask(); used != 0; used &= used - 1) {
-      const int i = std::countr_zero(used);
-      const std::uint32_t first = node.first[i], last = node.child_end(i, end);
-      if (node.child[i] != WideNode::leaf) {
-        stack.emplace_back(node.child[i], last);
-        continue;
-      }
-      std::vector<TriangleId> ids(bvh.ids.begin() + first, bvh.ids.begin() + last);
-      if (std::find(ids.begin(), ids.end(), id) != ids.end()) return ids;
-    }
-  }
-  return {};
+  std::vector<TriangleId> found;
+  for_each_leaf(bvh, [&](std::uint32_t first, std::uint32_t end) {
+    const std::vector<TriangleId> ids(bvh.ids.begin() + first, bvh.ids.begin() + end);
+    if (std::find(ids.begin(), ids.end(), id) != ids.end()) found = ids;
+  });
+  return found;
 }
 
 TEST_CASE("sah builds over Morton clusters: leaves of clusters and of triangles, exact answers",
