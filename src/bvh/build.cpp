@@ -66,14 +66,15 @@ constexpr int sah_depth_limit = max_bvh_depth - 40;
 constexpr int width = WideNode::width;
 // Triangles per Morton cluster (sah_clusters.hpp), at most. Clusters are binned only above
 // `expansion_threshold`, so they need not be leaves: 4 to 32 gave trees within 0.8% of each
-// other (unit-cost SAH with leaves priced per lane, bunny_x16 and sphere_1m), and 16 takes
+// other (unit-cost SAH with leaves priced per lane, bunny_x16 and sphere_1m), and 16 took
 // about a tenth fewer instructions than 4 (bench/README.md).
 constexpr std::uint32_t max_cluster_size = 16;
 // Children of at most this many triangles are built from their triangles' own references
 // (their clusters expanded), so that the lower levels and the leaves are chosen triangle by
-// triangle; above it the builder bins clusters. At least a cluster, and below the parallel
+// triangle; above it the builder bins clusters. 64 took 8% fewer instructions than 256 for
+// trees 0.3–0.8% costlier (bench/README.md). At least a cluster, and below the parallel
 // threshold; `max_leaf_size` takes its place when larger.
-constexpr std::uint32_t expansion_threshold = 256;
+constexpr std::uint32_t expansion_threshold = 64;
 static_assert(expansion_threshold < parallel_subtree_threshold &&
               max_cluster_size <= expansion_threshold);
 
@@ -128,8 +129,8 @@ class Builder {
   // The BVH. Meshes larger than `expansion_threshold` are binned as Morton clusters down to
   // that size; the slot order is the references' order at the leaves.
   [[nodiscard]] Bvh build(const TriangleSoup& soup) && {
-    detail::resize_on_huge_pages(ids_, size_);
     Candidate root = whole_mesh();
+    detail::resize_on_huge_pages(ids_, size_);
     evaluate(root, 0);
     WidePiece tree;
     // A root that is one leaf is still one wide node, with that leaf as its only child: the
@@ -160,7 +161,7 @@ class Builder {
     root.range = detail::bounds_of(triangles_.get(), 0, size_);
     if (size_ > expansion_threshold_) {
       clusters_ =
-          detail::make_clusters(triangles_.get(), size_, root.range.bounds, max_cluster_size);
+          detail::make_clusters(std::move(triangles_), size_, root.range.bounds, max_cluster_size);
       root.references_of = clusters_.references.get();
       root.end = clusters_.count;
       root.range = detail::bounds_of(root.references_of, 0, root.end);
@@ -180,9 +181,10 @@ class Builder {
     std::vector<Reference>& triangles = into.references[into.used++];
     triangles.clear();
     triangles.reserve(c.size());
-    for (std::size_t i = c.begin; i != c.end; ++i)
-      clusters_.for_each_triangle(c.references_of[i].id(),
-                                  [&](TriangleId id) { triangles.push_back(triangles_[id]); });
+    for (std::size_t i = c.begin; i != c.end; ++i) {
+      const TriangleId cluster = c.references_of[i].id();
+      triangles.insert(triangles.end(), clusters_.begin_of(cluster), clusters_.end_of(cluster));
+    }
     Candidate expanded;
     expanded.references_of = triangles.data();
     expanded.end = triangles.size();
@@ -377,7 +379,8 @@ class Builder {
   // `expansion_threshold`, or `max_leaf_size` when larger: a range of clusters is never a leaf.
   std::uint32_t expansion_threshold_ = std::max(expansion_threshold, options_.max_leaf_size);
   std::size_t size_;
-  std::unique_ptr<Reference[]> triangles_;  // by id; reordered where not clustered
+  // By id, reordered in place when not clustered; handed to the clusters otherwise.
+  std::unique_ptr<Reference[]> triangles_;
   detail::Clusters clusters_;
   std::vector<TriangleId> ids_;  // slot order, written leaf by leaf
 };

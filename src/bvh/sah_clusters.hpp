@@ -10,7 +10,6 @@
 // Determinism: the keys are sorted by (code, id), so the clusters do not depend on the thread
 // count.
 
-#include "morton_order.hpp"
 #include "sah_reference.hpp"
 
 #include <cstddef>
@@ -26,24 +25,25 @@ struct Clusters {
   /// as weight.
   std::unique_ptr<Reference[]> references;
   std::size_t count = 0;
-  /// The triangles' Morton keys (code << 32 | id), sorted: cluster c holds the keys
+  /// The triangles' references in Morton order (by code, then id): cluster c holds
   /// [starts[c], starts[c + 1]).
-  std::unique_ptr<std::uint64_t[]> keys;
+  std::unique_ptr<Reference[]> triangles;
   std::vector<std::uint32_t> starts;
 
-  /// Calls `visit(id)` for each triangle of cluster `cluster`, in key order.
-  template <class Visit>
-  void for_each_triangle(TriangleId cluster, const Visit& visit) const {
-    for (std::uint32_t k = starts[cluster]; k != starts[cluster + 1]; ++k)
-      visit(id_of_key(keys[k]));
+  /// The triangles' references of cluster `cluster`, and their end.
+  [[nodiscard]] const Reference* begin_of(TriangleId cluster) const {
+    return triangles.get() + starts[cluster];
+  }
+  [[nodiscard]] const Reference* end_of(TriangleId cluster) const {
+    return triangles.get() + starts[cluster + 1];
   }
 };
 
-/// The clusters of the `size` (>= 1) triangles whose references are `triangles`, indexed by
-/// id, inside `bounds` (their union): keys sorted by the Morton code of the boxes' centres over
-/// `bounds`, cut recursively at the highest differing code bit until a range has at most
-/// `max_size` (>= 1) triangles.
-[[nodiscard]] Clusters make_clusters(const Reference* triangles, std::size_t size,
+/// The clusters of the `size` (>= 1) triangles whose references are `by_id` (freed here, once
+/// copied into Morton order), inside `bounds` (their union): sorted by the Morton code of the
+/// boxes' centres over `bounds` and cut recursively at the highest differing code bit until a
+/// range has at most `max_size` (>= 1) triangles.
+[[nodiscard]] Clusters make_clusters(std::unique_ptr<Reference[]> by_id, std::size_t size,
                                      const Box4& bounds, std::uint32_t max_size);
 
 }  // namespace trisect::detail

@@ -101,10 +101,10 @@ std::vector<TriangleId> leaf_of(const Bvh& bvh, TriangleId id) {
 
 TEST_CASE("sah builds over Morton clusters: leaves of clusters and of triangles, exact answers",
           "[bvh]") {
-  // 1,200 triangles of a sphere (more than the builder's expansion threshold of 256, so it
-  // bins clusters of up to four triangles adjacent in Morton order at the top and the
+  // 1,200 triangles of a sphere (more than the builder's expansion threshold of 64, so it
+  // bins clusters of up to 16 triangles adjacent in Morton order at the top and the
   // triangles themselves below) and three triangles far away: their cluster is split off at
-  // the root, where it becomes a leaf of one cluster.
+  // the root and, expanded into its triangles there, becomes one leaf.
   scenes::Scene scene = scenes::cube_sphere("sphere_1200", 10);
   const auto far_id = static_cast<TriangleId>(scene.size());
   for (int k = 0; k < 3; ++k) {
