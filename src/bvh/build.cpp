@@ -71,10 +71,10 @@ constexpr int width = WideNode::width;
 constexpr std::uint32_t max_cluster_size = 16;
 // Children of at most this many triangles are built from their triangles' own references
 // (their clusters expanded), so that the lower levels and the leaves are chosen triangle by
-// triangle; above it the builder bins clusters. 64 took 8% fewer instructions than 256 for
-// trees 0.3–0.8% costlier (bench/README.md). At least a cluster, and below the parallel
-// threshold; `max_leaf_size` takes its place when larger.
-constexpr std::uint32_t expansion_threshold = 64;
+// triangle; above it the builder bins clusters. 64 took 7% fewer instructions than 256 for
+// trees whose rays walked up to 2% more nodes (bench/README.md). At least a cluster, and below the
+// parallel threshold; `max_leaf_size` takes its place when larger.
+constexpr std::uint32_t expansion_threshold = 256;
 static_assert(expansion_threshold < parallel_subtree_threshold &&
               max_cluster_size <= expansion_threshold);
 
@@ -226,9 +226,10 @@ class Builder {
     c.evaluated = true;
     const std::size_t count = c.references();
     if (count == 1) return;
-    // Small ranges use fewer bins: 4 + count / 20, as Embree's binning does.
-    const auto bins =
-        static_cast<std::uint32_t>(std::min<std::size_t>(options_.bin_count, 4 + count / 20));
+    // Small ranges need no more bins than references. (Embree's 4 + count / 20 bins took 11%
+    // fewer instructions for trees that rays walked 1-2% more nodes of: bench/README.md.)
+    const auto bins = static_cast<std::uint32_t>(
+        std::min<std::size_t>(options_.bin_count, std::max<std::size_t>(count, 4)));
     c.mapping = BinMapping(c.range.centroids, bins);
     if (c.mapping.all_coincide() || depth >= sah_depth_limit) return;
     if (count == 2) {

@@ -101,7 +101,7 @@ std::vector<TriangleId> leaf_of(const Bvh& bvh, TriangleId id) {
 
 TEST_CASE("sah builds over Morton clusters: leaves of clusters and of triangles, exact answers",
           "[bvh]") {
-  // 1,200 triangles of a sphere (more than the builder's expansion threshold of 64, so it
+  // 1,200 triangles of a sphere (more than the builder's expansion threshold of 256, so it
   // bins clusters of up to 16 triangles adjacent in Morton order at the top and the
   // triangles themselves below) and three triangles far away: their cluster is split off at
   // the root and, expanded into its triangles there, becomes one leaf.
