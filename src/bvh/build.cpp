@@ -7,9 +7,6 @@
 // Multi-branching BVHs", 2008). Splitting a child costs no traversal while the node has room;
 // a child that may be a leaf is one unless a wide node of its own over its best split costs
 // less. The nodes are quantised and written depth first as they are made (wide_pieces.hpp).
-// Above `expansion_threshold` triangles the references binned are Morton clusters
-// (sah_clusters.hpp), each weighted by its triangle count; children at or below it are built
-// from their triangles' own references.
 //
 // Determinism: every decision depends only on the node's range of references (reductions over
 // it combine exact operations), and which subtrees are built as parallel tasks depends only on
@@ -21,7 +18,6 @@
 #include "morton_build.hpp"
 #include "ploc_build.hpp"
 #include "sah_binning.hpp"
-#include "sah_clusters.hpp"
 #include "sah_partition.hpp"
 #include "sah_reference.hpp"
 #include "trisect/math/validate.hpp"
@@ -64,54 +60,28 @@ constexpr std::size_t parallel_subtree_threshold = 4096;
 // child, so the depth stays under max_bvh_depth for any 32-bit triangle count.
 constexpr int sah_depth_limit = max_bvh_depth - 40;
 constexpr int width = WideNode::width;
-// Triangles per Morton cluster (sah_clusters.hpp), at most. Clusters are binned only above
-// `expansion_threshold`, so they need not be leaves: 4 to 32 gave trees within 0.8% of each
-// other (unit-cost SAH with leaves priced per lane, bunny_x16 and sphere_1m), and 16 took
-// about a tenth fewer instructions than 4 (bench/README.md).
-constexpr std::uint32_t max_cluster_size = 16;
-// Children of at most this many triangles are built from their triangles' own references
-// (their clusters expanded), so that the lower levels and the leaves are chosen triangle by
-// triangle; above it the builder bins clusters. 64 took 7% fewer instructions than 256 for
-// trees whose rays walked up to 2% more nodes (bench/README.md). At least a cluster, and below the
-// parallel threshold; `max_leaf_size` takes its place when larger.
-constexpr std::uint32_t expansion_threshold = 256;
-static_assert(expansion_threshold < parallel_subtree_threshold &&
-              max_cluster_size <= expansion_threshold);
 
-// A range of references that is, or may become, one child of the wide node being grown; its
-// triangles take the slots from `slot` on. The references are clusters' or triangles'.
+// A range of references that is, or may become, one child of the wide node being grown.
 struct Candidate {
-  Reference* references_of = nullptr;  // of the clusters or of the triangles
   std::size_t begin = 0, end = 0;
-  std::uint32_t slot = 0;
   RangeBounds range;
   BinMapping mapping;  // with `split`, once evaluated
   Split split;
   bool evaluated = false;
   bool leaf = false;  // decided: one leaf
 
-  // Triangles.
-  [[nodiscard]] std::size_t size() const { return range.triangles; }
-  [[nodiscard]] std::size_t references() const { return end - begin; }
-  [[nodiscard]] std::uint32_t slot_end() const { return slot + range.triangles; }
+  [[nodiscard]] std::size_t size() const { return end - begin; }
   [[nodiscard]] float area() const { return range.bounds.half_area(); }
-};
-
-// The triangles' references of the children of one wide node that were expanded from
-// clusters, kept until their subtrees are built.
-struct ExpandedChildren {
-  std::vector<Reference> references[width];
-  int used = 0;
 };
 
 class Builder {
  public:
-  // The triangles' references are made in the pass that validates the triangles
-  // (`detail::read_checked`), into an array left uninitialised until then: the soup's shape
-  // must be valid; throws as `validate(soup)` does when a triangle is not.
+  // The references are made in the pass that validates the triangles (`detail::read_checked`),
+  // into an array left uninitialised until then: the soup's shape must be valid; throws as
+  // `validate(soup)` does when a triangle is not.
   Builder(const TriangleSoup& soup, const BuildOptions& options)
-      : options_(options), size_(soup.size()), triangles_(new Reference[soup.size()]) {
-    detail::advise_huge_pages(triangles_.get(), size_ * sizeof(Reference));
+      : options_(options), size_(soup.size()), references_(new Reference[soup.size()]) {
+    detail::advise_huge_pages(references_.get(), size_ * sizeof(Reference));
     std::atomic<bool> invalid = false;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, soup.size(), 4096), [&](const auto& r) {
       Triangle triangle;
@@ -120,17 +90,18 @@ class Builder {
           invalid.store(true, std::memory_order_relaxed);
           return;
         }
-        triangles_[id] = Reference::of(triangle.bounds(), static_cast<TriangleId>(id));
+        references_[id] = Reference::of(triangle.bounds(), static_cast<TriangleId>(id));
       }
     });
     if (invalid.load()) validate(soup);  // throws, naming the first invalid triangle
   }
 
-  // The BVH. Meshes larger than `expansion_threshold` are binned as Morton clusters down to
-  // that size; the slot order is the references' order at the leaves.
+  // The BVH. The references' order becomes the slot order; they are freed before the
+  // triangles are copied.
   [[nodiscard]] Bvh build(const TriangleSoup& soup) && {
-    Candidate root = whole_mesh();
-    detail::resize_on_huge_pages(ids_, size_);
+    Candidate root;
+    root.end = size_;
+    root.range = detail::bounds_of(references_.get(), 0, size_);
     evaluate(root, 0);
     WidePiece tree;
     // A root that is one leaf is still one wide node, with that leaf as its only child: the
@@ -139,67 +110,22 @@ class Builder {
         (root.split.axis < 0 || leaf_cost(root) <= sibling_cost(root))) {
       tree.nodes.emplace_back();
       const WideChild only{root.range.bounds.to_aabb(), 0, true};
-      detail::write_wide_node(tree.nodes[0], &only, 1, root.slot_end());
-      tree.leaves.push_back({0, root.slot_end()});
-      write_leaf_ids(root);
+      detail::write_wide_node(tree.nodes[0], &only, 1, static_cast<std::uint32_t>(size_));
+      tree.leaves.push_back({0, static_cast<std::uint32_t>(size_)});
       tree.count();
     } else {
       tree = build_piece(root, 0);
     }
-    triangles_.reset();
-    clusters_ = {};
-    return detail::assemble(tree, std::move(ids_), soup, root.range.bounds.to_aabb());
+    std::vector<TriangleId> ids;
+    detail::resize_on_huge_pages(ids, size_);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size_, 4096), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) ids[i] = references_[i].id();
+    });
+    references_.reset();
+    return detail::assemble(tree, std::move(ids), soup, root.range.bounds.to_aabb());
   }
 
  private:
-  // The root candidate: over the Morton clusters when the mesh is larger than
-  // `expansion_threshold`, else over the triangles.
-  Candidate whole_mesh() {
-    Candidate root;
-    root.references_of = triangles_.get();
-    root.end = size_;
-    root.range = detail::bounds_of(triangles_.get(), 0, size_);
-    if (size_ > expansion_threshold_) {
-      clusters_ =
-          detail::make_clusters(std::move(triangles_), size_, root.range.bounds, max_cluster_size);
-      root.references_of = clusters_.references.get();
-      root.end = clusters_.count;
-      root.range = detail::bounds_of(root.references_of, 0, root.end);
-    }
-    return root;
-  }
-
-  [[nodiscard]] bool of_clusters(const Candidate& c) const {
-    return c.references_of == clusters_.references.get() && c.references_of != nullptr;
-  }
-
-  // Turns `c`, over clusters of at most `expansion_threshold` triangles in all, into a
-  // candidate over the same triangles' own references, copied into one of `into`'s arrays:
-  // each cluster's triangles in key order, in the clusters' order.
-  void expand_if_small(Candidate& c, ExpandedChildren& into) const {
-    if (!of_clusters(c) || c.size() > expansion_threshold_) return;
-    std::vector<Reference>& triangles = into.references[into.used++];
-    triangles.clear();
-    triangles.reserve(c.size());
-    for (std::size_t i = c.begin; i != c.end; ++i) {
-      const TriangleId cluster = c.references_of[i].id();
-      triangles.insert(triangles.end(), clusters_.begin_of(cluster), clusters_.end_of(cluster));
-    }
-    Candidate expanded;
-    expanded.references_of = triangles.data();
-    expanded.end = triangles.size();
-    expanded.slot = c.slot;
-    expanded.range = detail::bounds_of(triangles.data(), 0, triangles.size());
-    expanded.leaf = expanded.references() == 1;
-    c = expanded;
-  }
-
-  // Writes the ids of the leaf `c`'s triangles (over triangles) at its slots.
-  void write_leaf_ids(const Candidate& c) {
-    for (std::size_t i = c.begin; i != c.end; ++i)
-      ids_[c.slot + (i - c.begin)] = c.references_of[i].id();
-  }
-
   // Cost of a leaf of `count` triangles and box half area `area`: the intersection cost per
   // lane of its groups of four (`LeafTriangles`), which are tested together, so that a leaf of
   // 1 to 4 triangles costs as much as one of 4.
@@ -209,7 +135,7 @@ class Builder {
     return options_.intersection_cost * static_cast<float>(lanes) * area;
   }
   [[nodiscard]] float leaf_cost(const Candidate& c) const { return leaf_cost(c.size(), c.area()); }
-  // True when `c` (evaluated, at most `max_leaf_size` triangles) costs less as one leaf than
+  // True when `c` (evaluated, at most `max_leaf_size` references) costs less as one leaf than
   // as a wide node of its own over its two halves.
   [[nodiscard]] bool leaf_pays(const Candidate& c) const {
     return c.split.axis < 0 || leaf_cost(c) <= options_.traversal_cost * c.area() + sibling_cost(c);
@@ -224,66 +150,59 @@ class Builder {
   // centroids coincide or at the depth limit (then a split must be at the median).
   void evaluate(Candidate& c, int depth) const {
     c.evaluated = true;
-    const std::size_t count = c.references();
+    const std::size_t count = c.size();
     if (count == 1) return;
-    // Small ranges need no more bins than references. (Embree's 4 + count / 20 bins took 11%
-    // fewer instructions for trees that rays walked 1-2% more nodes of: bench/README.md.)
+    // Small ranges need no more bins than references.
     const auto bins = static_cast<std::uint32_t>(
         std::min<std::size_t>(options_.bin_count, std::max<std::size_t>(count, 4)));
     c.mapping = BinMapping(c.range.centroids, bins);
     if (c.mapping.all_coincide() || depth >= sah_depth_limit) return;
     if (count == 2) {
-      c.split = pair_split(c.references_of + c.begin, c.mapping);
+      c.split = pair_split(c.begin, c.mapping);
       return;
     }
     detail::Binning binning(bins);
-    detail::bin(c.references_of, c.begin, c.end, c.mapping, binning);
+    detail::bin(references_.get(), c.begin, c.end, c.mapping, binning);
     c.split = detail::best_split(binning, c.mapping);
   }
 
-  // What `best_split` finds for the two references `pair`, without binning them (many ranges
-  // the build weighs have two references): along every axis where their centroids differ
-  // they fall in the first and the last bin, so every such axis separates them at the same
-  // cost (x + y = y + x in floats) and the first one wins.
-  [[nodiscard]] static Split pair_split(const Reference* pair, const BinMapping& mapping) {
+  // What `best_split` finds for the two references at `begin`, without binning them (many
+  // ranges the build weighs have two references): along every axis where their centroids
+  // differ they fall in the first and the last bin, so every such axis separates them at the
+  // same cost (x + y = y + x in floats) and the first one wins.
+  [[nodiscard]] Split pair_split(std::size_t begin, const BinMapping& mapping) const {
     for (int axis = 0; axis < 3; ++axis)
       if (mapping.scale_by_axis[axis] != 0) {
-        const float left = pair[0].box().half_area();
-        const float right = pair[1].box().half_area();
-        return {axis, 0, left + right, left, right, pair[0].weight()};
+        const float left = references_[begin].box().half_area();
+        const float right = references_[begin + 1].box().half_area();
+        return {axis, 0, left + right, left, right, 1};
       }
     return {};
   }
 
   // Splits `c` (evaluated, more than one reference) by its split, or at the object median when
   // it has none.
-  static std::pair<Candidate, Candidate> split(const Candidate& c) {
+  std::pair<Candidate, Candidate> split(const Candidate& c) {
     const Partition cut =
         c.split.axis >= 0
-            ? detail::partition(c.references_of, c.begin, c.end, c.mapping, c.split)
-            : detail::median_partition(c.references_of, c.begin, c.end, c.range.centroids);
+            ? detail::partition(references_.get(), c.begin, c.end, c.mapping, c.split)
+            : detail::median_partition(references_.get(), c.begin, c.end, c.range.centroids);
     std::pair<Candidate, Candidate> halves;
-    halves.first.references_of = halves.second.references_of = c.references_of;
     halves.first.begin = c.begin;
     halves.first.end = cut.middle;
-    halves.first.slot = c.slot;
     halves.first.range = cut.left;
     halves.second.begin = cut.middle;
     halves.second.end = c.end;
-    halves.second.slot = halves.first.slot_end();
     halves.second.range = cut.right;
-    halves.first.leaf = halves.first.references() == 1;
-    halves.second.leaf = halves.second.references() == 1;
+    halves.first.leaf = halves.first.size() == 1;
+    halves.second.leaf = halves.second.size() == 1;
     return halves;
   }
 
   // The children of the wide node over `node` (which must be split) at `depth`, in slot order:
   // the child with the largest box is split while there is room and the split pays (always
   // when the child is larger than a leaf may be). Then each child is marked a leaf or not.
-  // Children over at most `expansion_threshold` triangles' clusters are expanded into
-  // `expanded` as they are made.
-  int grow(const Candidate& node, int depth, Candidate (&children)[width],
-           ExpandedChildren& expanded) {
+  int grow(const Candidate& node, int depth, Candidate (&children)[width]) {
     children[0] = node;
     int count = 1;
     for (bool first = true; count < width; first = false) {
@@ -303,8 +222,6 @@ class Builder {
         continue;
       }
       auto [left, right] = split(c);
-      expand_if_small(left, expanded);
-      expand_if_small(right, expanded);
       for (int i = count; i > chosen + 1; --i) children[i] = children[i - 1];
       children[chosen] = left;
       children[chosen + 1] = right;
@@ -321,29 +238,29 @@ class Builder {
   }
 
   // Grows the wide node over `node` and writes it to `piece` (returning its index there),
-  // its leaves added to `piece.leaves` and their ids to `ids_`.
+  // its leaves added to `piece.leaves`.
   std::size_t write_node(const Candidate& node, int depth, Candidate (&children)[width], int& count,
-                         ExpandedChildren& expanded, WidePiece& piece) {
-    count = grow(node, depth, children, expanded);
+                         WidePiece& piece) {
+    count = grow(node, depth, children);
     WideChild written[width];
     for (int i = 0; i < count; ++i) {
-      written[i] = {children[i].range.bounds.to_aabb(), children[i].slot, children[i].leaf};
-      if (!children[i].leaf) continue;
-      piece.leaves.push_back({children[i].slot, children[i].slot_end()});
-      write_leaf_ids(children[i]);
+      written[i] = {children[i].range.bounds.to_aabb(),
+                    static_cast<std::uint32_t>(children[i].begin), children[i].leaf};
+      if (children[i].leaf)
+        piece.leaves.push_back({static_cast<std::uint32_t>(children[i].begin),
+                                static_cast<std::uint32_t>(children[i].end)});
     }
     const std::size_t at = piece.nodes.size();
     piece.nodes.emplace_back();
-    detail::write_wide_node(piece.nodes[at], written, count, node.slot_end());
+    detail::write_wide_node(piece.nodes[at], written, count, static_cast<std::uint32_t>(node.end));
     return at;
   }
 
   // Appends the subtree of the wide node over `node` to `piece`, depth first.
   void build_node(const Candidate& node, int depth, WidePiece& piece) {
     Candidate children[width];
-    ExpandedChildren expanded;
     int count = 0;
-    const std::size_t at = write_node(node, depth, children, count, expanded, piece);
+    const std::size_t at = write_node(node, depth, children, count, piece);
     for (int i = 0; i < count; ++i) {
       if (children[i].leaf) continue;
       piece.nodes[at].child[i] = static_cast<std::uint32_t>(piece.nodes.size());
@@ -359,9 +276,8 @@ class Builder {
       build_node(node, depth, piece);
     } else {
       Candidate children[width];
-      ExpandedChildren expanded;
       int count = 0;
-      write_node(node, depth, children, count, expanded, piece);
+      write_node(node, depth, children, count, piece);
       int inner[width];
       int parts = 0;
       for (int i = 0; i < count; ++i)
@@ -377,13 +293,8 @@ class Builder {
   }
 
   const BuildOptions& options_;
-  // `expansion_threshold`, or `max_leaf_size` when larger: a range of clusters is never a leaf.
-  std::uint32_t expansion_threshold_ = std::max(expansion_threshold, options_.max_leaf_size);
   std::size_t size_;
-  // By id, reordered in place when not clustered; handed to the clusters otherwise.
-  std::unique_ptr<Reference[]> triangles_;
-  detail::Clusters clusters_;
-  std::vector<TriangleId> ids_;  // slot order, written leaf by leaf
+  std::unique_ptr<Reference[]> references_;
 };
 
 void check(const BuildOptions& options) {

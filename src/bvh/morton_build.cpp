@@ -20,6 +20,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -60,7 +61,7 @@ class CodeSplits {
   // A node splits its child with the most triangles (the first of equals) at its code split,
   // while that child is larger than a leaf.
   [[nodiscard]] std::pair<Range, Range> halves(const Range& range) const {
-    const std::uint32_t cut = code_split(keys_, range.begin, range.end);
+    const std::uint32_t cut = split_of(range.begin, range.end);
     return {{range.begin, cut}, {cut, range.end}};
   }
   [[nodiscard]] double priority(const Range& range) const {
@@ -85,6 +86,24 @@ class CodeSplits {
   [[nodiscard]] std::uint32_t end(const Range& range) const { return range.end; }
 
  private:
+  [[nodiscard]] std::uint32_t code_at(std::uint32_t i) const noexcept {
+    return code_of_key(keys_[i]);
+  }
+
+  // Where [begin, end) splits: at the first code with the highest bit in which the range's
+  // first and last codes differ set, or in the middle when all codes are equal.
+  [[nodiscard]] std::uint32_t split_of(std::uint32_t begin, std::uint32_t end) const {
+    const std::uint32_t first = code_at(begin), last = code_at(end - 1);
+    if (first == last) return begin + (end - begin) / 2;
+    const std::uint32_t bit = std::bit_floor(first ^ last);
+    std::uint32_t low = begin, high = end - 1;  // code_at(low) lacks `bit`, code_at(high) has it
+    while (high - low > 1) {
+      const std::uint32_t middle = low + (high - low) / 2;
+      ((code_at(middle) & bit) != 0 ? high : low) = middle;
+    }
+    return high;
+  }
+
   SoupReader<KeyIds> reader_;
   const std::uint64_t* keys_;
   std::uint32_t leaf_size_;

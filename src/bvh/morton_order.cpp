@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <utility>
 #include <vector>
 
@@ -19,12 +18,55 @@ namespace {
 
 // Keys per chunk of a parallel radix-sort pass (at most 64 chunks).
 constexpr std::size_t radix_chunk_size = std::size_t(1) << 16;
+// Bits per axis of a Morton code: 3 x 10 = 30 bits.
+constexpr int bits_per_axis = 10;
 // Code bits per radix-sort pass: three passes over the 30 bits, 1024 buckets each.
-constexpr int bits_per_axis = MortonCoder::bits_per_axis;
 constexpr int radix_bits = 10;
+
+// The 10 low bits of `v` spread to every third bit (bit i to bit 3i).
+std::uint32_t spread_bits(std::uint32_t v) noexcept {
+  v &= 0x3FFu;
+  v = (v | (v << 16)) & 0x030000FFu;
+  v = (v | (v << 8)) & 0x0300F00Fu;
+  v = (v | (v << 4)) & 0x030C30C3u;
+  v = (v | (v << 2)) & 0x09249249u;
+  return v;
+}
 
 // A box's centre, halved before adding so that no coordinate overflows.
 Vec3 centre(const Aabb& box) noexcept { return 0.5f * box.min + 0.5f * box.max; }
+
+// Maps centres inside `bounds` to 10-bit cells per axis and interleaves them.
+class MortonCoder {
+ public:
+  explicit MortonCoder(const Aabb& bounds) : low_(bounds.min) {
+    for (int axis = 0; axis < 3; ++axis) {
+      const double extent = double(bounds.max[axis]) - double(bounds.min[axis]);
+      scale_[axis] = extent > 0 ? double(1 << bits_per_axis) / extent : 0.0;
+    }
+  }
+
+  [[nodiscard]] std::uint32_t code(const Vec3& point) const noexcept {
+    std::uint32_t code = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      const double cell = (double(point[axis]) - double(low_[axis])) * scale_[axis];
+      const double clamped = std::clamp(cell, 0.0, double((1 << bits_per_axis) - 1));
+      code |= spread_bits(static_cast<std::uint32_t>(clamped)) << (2 - axis);
+    }
+    return code;
+  }
+
+ private:
+  Vec3 low_;
+  double scale_[3] = {0, 0, 0};
+};
+
+template <class Body>
+void for_each_index(std::size_t size, const Body& body) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, size, 4096), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) body(i);
+  });
+}
 
 // The bounds of the triangles' centres, in the pass that validates the triangles
 // (`read_checked`) and writes each triangle's centre to `centres[id]` (so that the codes are
@@ -78,57 +120,7 @@ void radix_pass(const std::uint64_t* from, std::uint64_t* to, std::size_t size, 
   });
 }
 
-// The 10 low bits of `v` spread to every third bit (bit i to bit 3i).
-std::uint32_t spread_bits(std::uint32_t v) noexcept {
-  v &= 0x3FFu;
-  v = (v | (v << 16)) & 0x030000FFu;
-  v = (v | (v << 8)) & 0x0300F00Fu;
-  v = (v | (v << 4)) & 0x030C30C3u;
-  v = (v | (v << 2)) & 0x09249249u;
-  return v;
-}
-
 }  // namespace
-
-MortonCoder::MortonCoder(const Aabb& bounds) : low_(bounds.min) {
-  for (int axis = 0; axis < 3; ++axis) {
-    const double extent = double(bounds.max[axis]) - double(bounds.min[axis]);
-    scale_[axis] = extent > 0 ? double(1 << bits_per_axis) / extent : 0.0;
-  }
-}
-
-std::uint32_t MortonCoder::code(const Vec3& point) const noexcept {
-  std::uint32_t code = 0;
-  for (int axis = 0; axis < 3; ++axis) {
-    const double cell = (double(point[axis]) - double(low_[axis])) * scale_[axis];
-    const double clamped = std::clamp(cell, 0.0, double((1 << bits_per_axis) - 1));
-    code |= spread_bits(static_cast<std::uint32_t>(clamped)) << (2 - axis);
-  }
-  return code;
-}
-
-void sort_keys_by_code(std::unique_ptr<std::uint64_t[]>& keys, std::size_t size) {
-  auto scratch = fresh_array<std::uint64_t>(size);
-  std::uint64_t* from = keys.get();
-  std::uint64_t* to = scratch.get();
-  for (int shift = 32; shift < 32 + 3 * bits_per_axis; shift += radix_bits) {
-    radix_pass(from, to, size, shift);
-    std::swap(from, to);
-  }
-  if (from != keys.get()) keys = std::move(scratch);
-}
-
-std::uint32_t code_split(const std::uint64_t* keys, std::uint32_t begin, std::uint32_t end) {
-  const std::uint32_t first = code_of_key(keys[begin]), last = code_of_key(keys[end - 1]);
-  if (first == last) return begin + (end - begin) / 2;
-  const std::uint32_t bit = std::bit_floor(first ^ last);
-  std::uint32_t low = begin, high = end - 1;  // keys[low] lacks `bit`, keys[high] has it
-  while (high - low > 1) {
-    const std::uint32_t middle = low + (high - low) / 2;
-    ((code_of_key(keys[middle]) & bit) != 0 ? high : low) = middle;
-  }
-  return high;
-}
 
 // The keys start in id order, so a stable sort by the code alone orders them by (code, id).
 std::unique_ptr<std::uint64_t[]> morton_sorted_keys(const TriangleSoup& soup) {
@@ -139,8 +131,14 @@ std::unique_ptr<std::uint64_t[]> morton_sorted_keys(const TriangleSoup& soup) {
   for_each_index(
       size, [&](std::size_t id) { keys[id] = std::uint64_t(coder.code(centres[id])) << 32 | id; });
   centres.reset();
-  sort_keys_by_code(keys, size);
-  return keys;
+  auto scratch = fresh_array<std::uint64_t>(size);
+  std::uint64_t* from = keys.get();
+  std::uint64_t* to = scratch.get();
+  for (int shift = 32; shift < 32 + 3 * bits_per_axis; shift += radix_bits) {
+    radix_pass(from, to, size, shift);
+    std::swap(from, to);
+  }
+  return from == keys.get() ? std::move(keys) : std::move(scratch);
 }
 
 }  // namespace trisect::detail

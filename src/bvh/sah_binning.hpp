@@ -22,8 +22,7 @@ namespace trisect::detail {
 
 inline constexpr std::uint32_t max_bins = 64;
 
-/// Bins of all three axes for one range: each bin's box and triangle count (references
-/// weighted by their triangle counts). Only the first `bin_count` bins per axis are used and
+/// Bins of all three axes for one range. Only the first `bin_count` bins per axis are used and
 /// initialised, so that small ranges do not pay for the largest bin count.
 struct Binning {
   std::uint32_t bin_count;
@@ -102,7 +101,7 @@ struct Split {
   /// Sum over both sides of half area times triangle count.
   float cost = std::numeric_limits<float>::infinity();
   float left_area = 0, right_area = 0;  ///< Half areas of the two sides' boxes.
-  std::uint32_t left_count = 0;         ///< Triangles on the left side.
+  std::uint32_t left_count = 0;         ///< References on the left side.
 };
 
 namespace binning {
@@ -110,11 +109,10 @@ namespace binning {
 inline void bin_one(const Reference& reference, const BinMapping& mapping, Binning& into) {
   std::uint32_t index[4];
   const Box4 box = reference.box();
-  const std::uint32_t weight = reference.weight();
   mapping.bins(reference, index);
   for (int axis = 0; axis < 3; ++axis) {
     into.boxes[axis][index[axis]].extend(box);
-    into.counts[axis][index[axis]] += weight;
+    ++into.counts[axis][index[axis]];
   }
 }
 

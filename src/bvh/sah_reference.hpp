@@ -1,9 +1,7 @@
 #pragma once
 // The references the SAH builder sorts (build.cpp, sah_binning.hpp, sah_partition.hpp): one per
-// cluster of triangles (sah_clusters.hpp) or per triangle, its bounds with its id packed in a
-// spare lane and its triangle count (its weight) in the other, and the bounds of a range of
-// them (their boxes, their centroids and their triangle count), gathered in parallel for long
-// ranges.
+// triangle, its bounds with its id packed in a spare lane, and the bounds of a range of them
+// (its triangles' boxes and their centroids), gathered in parallel for long ranges.
 //
 // Determinism: the parallel reduction combines exact operations (float min and max), so the
 // bounds do not depend on how the range is cut.
@@ -15,14 +13,11 @@
 #include <tbb/parallel_reduce.h>
 
 #include <cstddef>
-#include <cstdint>
 #include <cstring>
 
 namespace trisect::detail {
 
-/// A triangle's or a cluster's bounds; the fourth lane of `lower` carries its id's bits, that of
-/// `upper` its triangle count as a float (a normal number, so that lane never slows the
-/// arithmetic on the box).
+/// A triangle's bounds; the unused fourth lane of `lower` carries its id's bits.
 struct alignas(16) Reference {
   float lower[4];
   float upper[4];
@@ -35,32 +30,26 @@ struct alignas(16) Reference {
     std::memcpy(&id, &lower[3], sizeof id);
     return id;
   }
-  /// The triangles it stands for.
-  [[nodiscard]] std::uint32_t weight() const { return static_cast<std::uint32_t>(upper[3]); }
-  /// `weight` is at most 2^24, so that the float holds it exactly.
-  [[nodiscard]] static Reference of(const Aabb& bounds, TriangleId id, std::uint32_t weight = 1) {
+  [[nodiscard]] static Reference of(const Aabb& bounds, TriangleId id) {
     Reference reference{{bounds.min.x, bounds.min.y, bounds.min.z, 0.0f},
-                        {bounds.max.x, bounds.max.y, bounds.max.z, static_cast<float>(weight)}};
+                        {bounds.max.x, bounds.max.y, bounds.max.z, 0.0f}};
     std::memcpy(&reference.lower[3], &id, sizeof id);
     return reference;
   }
 };
 
-/// Bounds of a range of references, of their doubled centroids, and their triangle count.
+/// Bounds of a range of references and of their doubled centroids.
 struct RangeBounds {
   Box4 bounds = Box4::empty();
   Box4 centroids = Box4::empty();
-  std::uint32_t triangles = 0;
 
   void add(const Reference& reference) {
     bounds.extend(reference.box());
     centroids.extend(reference.centroid2());
-    triangles += reference.weight();
   }
   void add(const RangeBounds& other) {
     bounds.extend(other.bounds);
     centroids.extend(other.centroids);
-    triangles += other.triangles;
   }
 };
 

@@ -69,10 +69,6 @@ struct BuildOptions {
 /// each node splits the child with the largest box (centroids binned along each axis, the split
 /// with the lowest SAH cost taken) while it has fewer than 8 children and the split pays, and a
 /// child of at most `max_leaf_size` triangles is a leaf unless a node of its own is cheaper.
-/// A soup of more than 256 triangles (or `max_leaf_size`, when larger) is binned as clusters of up
-/// to 16 triangles adjacent along a Morton curve of their box centres (weighted by their
-/// triangle counts) down to children of that many triangles or fewer, whose subtrees are built
-/// from the triangles themselves.
 /// Subtrees are built in parallel with TBB. Deterministic: the same soup and options give the same
 /// tree, bit for bit, whatever the thread count. Deep degenerate splits fall back to object-median
 /// splits so the depth stays below `max_bvh_depth`. Throws `InvalidInput` when the soup fails
