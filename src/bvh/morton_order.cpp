@@ -9,6 +9,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <utility>
 #include <vector>
@@ -24,7 +25,7 @@ constexpr int bits_per_axis = 10;
 constexpr int radix_bits = 10;
 
 // The 10 low bits of `v` spread to every third bit (bit i to bit 3i).
-std::uint32_t spread_bits(std::uint32_t v) noexcept {
+constexpr std::uint32_t spread_bits(std::uint32_t v) noexcept {
   v &= 0x3FFu;
   v = (v | (v << 16)) & 0x030000FFu;
   v = (v | (v << 8)) & 0x0300F00Fu;
@@ -33,31 +34,41 @@ std::uint32_t spread_bits(std::uint32_t v) noexcept {
   return v;
 }
 
+// `spread_bits` of every 10-bit cell number, looked up rather than computed: the spreading was
+// half of a code's instructions.
+constexpr auto spread_cells = [] {
+  std::array<std::uint32_t, 1 << bits_per_axis> table{};
+  for (std::uint32_t v = 0; v < table.size(); ++v) table[v] = spread_bits(v);
+  return table;
+}();
+
 // A box's centre, halved before adding so that no coordinate overflows.
 Vec3 centre(const Aabb& box) noexcept { return 0.5f * box.min + 0.5f * box.max; }
 
 // Maps centres inside `bounds` to 10-bit cells per axis and interleaves them.
 class MortonCoder {
  public:
-  explicit MortonCoder(const Aabb& bounds) : low_(bounds.min) {
+  explicit MortonCoder(const Aabb& bounds) {
     for (int axis = 0; axis < 3; ++axis) {
-      const double extent = double(bounds.max[axis]) - double(bounds.min[axis]);
+      low_[axis] = double(bounds.min[axis]);
+      const double extent = double(bounds.max[axis]) - low_[axis];
       scale_[axis] = extent > 0 ? double(1 << bits_per_axis) / extent : 0.0;
     }
   }
 
   [[nodiscard]] std::uint32_t code(const Vec3& point) const noexcept {
+    const double coordinates[3] = {point.x, point.y, point.z};
     std::uint32_t code = 0;
     for (int axis = 0; axis < 3; ++axis) {
-      const double cell = (double(point[axis]) - double(low_[axis])) * scale_[axis];
+      const double cell = (coordinates[axis] - low_[axis]) * scale_[axis];
       const double clamped = std::clamp(cell, 0.0, double((1 << bits_per_axis) - 1));
-      code |= spread_bits(static_cast<std::uint32_t>(clamped)) << (2 - axis);
+      code |= spread_cells[static_cast<std::uint32_t>(clamped)] << (2 - axis);
     }
     return code;
   }
 
  private:
-  Vec3 low_;
+  double low_[3] = {0, 0, 0};
   double scale_[3] = {0, 0, 0};
 };
 
