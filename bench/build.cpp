@@ -103,38 +103,6 @@ std::int64_t peak_during(const Run& run) {
   return peak_bytes.load() - before;
 }
 
-// The SAH cost of `bvh` as `trisect::statistics` computes it (unit costs, over the decoded
-// boxes the queries see), but with each leaf priced per lane of its groups of four triangles.
-double lane_priced_sah_cost(const trisect::Bvh& bvh) {
-  struct Visit {
-    std::uint32_t index, end;
-    trisect::Aabb box;
-  };
-  const double root_area = bvh.bounds().half_area();
-  const auto relative = [root_area](const trisect::Aabb& box) {
-    return root_area > 0 ? double(box.half_area()) / root_area : 1.0;
-  };
-  double cost = 0;
-  std::vector<Visit> stack{{0, static_cast<std::uint32_t>(bvh.size()), bvh.bounds()}};
-  while (!stack.empty()) {
-    const Visit visit = stack.back();
-    stack.pop_back();
-    cost += relative(visit.box);
-    const trisect::WideNode& node = bvh.wide[visit.index];
-    for (int lane = 0;
-         lane < trisect::WideNode::width && node.child[lane] != trisect::WideNode::unused; ++lane) {
-      const std::uint32_t end = node.child_end(lane, visit.end);
-      if (node.child[lane] != trisect::WideNode::leaf) {
-        stack.push_back({node.child[lane], end, node.child_bounds(lane)});
-        continue;
-      }
-      const std::uint32_t lanes = (end - node.first[lane] + 3) / 4 * 4;
-      cost += double(lanes) * relative(node.child_bounds(lane));
-    }
-  }
-  return cost;
-}
-
 void set_common_counters(benchmark::State& state, std::size_t triangles, double sah_cost,
                          double sah_cost_lanes, std::size_t leaves, double bytes_per_triangle) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(triangles));
@@ -159,7 +127,7 @@ void trisect_build(benchmark::State& state, const std::string& scene_name,
   }
   const trisect::BvhStatistics statistics = trisect::statistics(bvh);
   set_common_counters(
-      state, scene.size(), statistics.sah_cost, lane_priced_sah_cost(bvh), statistics.leaf_count,
+      state, scene.size(), statistics.sah_cost, statistics.sah_cost_lanes, statistics.leaf_count,
       static_cast<double>(statistics.bytes + statistics.ray_node_bytes) / double(scene.size()));
   bvh = {};
   const std::int64_t peak = peak_during([&] { bvh = trisect::build(scene.soup(), options); });

@@ -371,6 +371,7 @@ BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersectio
     stack.pop_back();
     ++stats.node_count;
     stats.sah_cost += double(traversal_cost) * relative_area(visit.box);
+    stats.sah_cost_lanes += double(traversal_cost) * relative_area(visit.box);
     const WideNode& node = bvh.wide[visit.index];
     for (int lane = 0; lane < WideNode::width && node.child[lane] != WideNode::unused; ++lane) {
       const Visit child{node.child[lane], node.first[lane], node.child_end(lane, visit.end),
@@ -382,8 +383,11 @@ BvhStatistics statistics(const Bvh& bvh, float traversal_cost, float intersectio
       ++stats.node_count;
       ++stats.leaf_count;
       stats.depth = std::max(stats.depth, child.depth);
-      stats.sah_cost +=
-          double(intersection_cost) * double(child.end - child.begin) * relative_area(child.box);
+      const std::uint32_t triangles = child.end - child.begin;
+      const std::uint32_t lanes =
+          (triangles + TriangleGroup::width - 1) / TriangleGroup::width * TriangleGroup::width;
+      stats.sah_cost += double(intersection_cost) * double(triangles) * relative_area(child.box);
+      stats.sah_cost_lanes += double(intersection_cost) * double(lanes) * relative_area(child.box);
     }
   }
   return stats;

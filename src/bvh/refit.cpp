@@ -1,7 +1,7 @@
 // Refitting: a bottom-up pass over the wide nodes that rewrites the moved triangles into their
 // slots (read in slot order, their memory asked for ahead), takes each leaf's box from its
-// triangles and re-quantises each node from its children's exact boxes (where the tree keeps
-// them, only the nodes where one of those moved) (the update step of
+// triangles and re-quantises each node from its children's exact boxes, skipping the nodes none
+// of whose children's boxes moved where the tree keeps those boxes (the update step of
 // Lauterbach, Yoon & Manocha, "RT-DEFORM: Interactive Ray Tracing of Dynamic Scenes using BVHs",
 // 2006, on 8-wide quantised nodes). Subtrees near
 // the root run as parallel tasks; every box depends only on the triangles below it, so the

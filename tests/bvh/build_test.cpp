@@ -267,6 +267,9 @@ TEST_CASE("statistics of a hand-built tree, with unit costs and others", "[bvh]"
   CHECK(stats.sah_cost == 1.0 + 2 * (1.0 / 4));  // the root, then each leaf: 1 x 1/4
   // Traversal cost 2 weighs the wide node, intersection cost 3 the leaves' triangles.
   CHECK(statistics(bvh, 2.0f, 3.0f).sah_cost == 2.0 + 2 * 3.0 / 4);
+  // Per lane, each one-triangle leaf is charged for four.
+  CHECK(stats.sah_cost_lanes == 1.0 + 2 * (4.0 / 4));
+  CHECK(statistics(bvh, 2.0f, 3.0f).sah_cost_lanes == 2.0 + 2 * 3.0 * 4 / 4);
   // One wide node (128 bytes), two triangles (36 each) with the 12 bytes past the last group
   // and one 8-byte word of leaf starts, and two ids (4 each).
   CHECK(stats.bytes == 128 + (2 * 36 + 12 + 8) + 2 * 4);

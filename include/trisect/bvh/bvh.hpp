@@ -85,7 +85,10 @@ struct BvhStatistics {
   /// Longest path from the root wide node to a leaf, in edges: 1 when the root holds only
   /// leaves; 0 when empty.
   int depth = 0;
-  double sah_cost = 0;    ///< Surface area heuristic cost with the given unit costs.
+  double sah_cost = 0;  ///< Surface area heuristic cost with the given unit costs.
+  /// The same with each leaf priced per lane of its groups of four (its triangle count rounded
+  /// up to a multiple of 4), as `build` and the queries price it.
+  double sah_cost_lanes = 0;
   std::size_t bytes = 0;  ///< Memory held by the BVH's stored arrays (their sizes).
   /// Memory held by `Bvh::ray_nodes`, the rays' view derived from the wide nodes (not stored
   /// in a tree file); the tree holds `bytes + ray_node_bytes + ray_leaf_bytes` in all.
