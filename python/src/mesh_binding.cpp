@@ -41,6 +41,7 @@ py::dict info(const PyMesh& mesh) {
   result["leaves"] = stats.leaf_count;
   result["depth"] = stats.depth;
   result["sah_cost"] = stats.sah_cost;
+  result["sah_cost_lanes"] = stats.sah_cost_lanes;
   result["bytes"] = stats.bytes;
   const Aabb bounds = mesh.bvh().bounds();
   result["bounds"] = mesh.bvh().empty()
@@ -75,8 +76,10 @@ void bind_mesh(py::module_& module, MeshClass& mesh) {
                              "and C-contiguous (no copy).")
       .def_property_readonly("faces", &PyMesh::faces, "The (m, 3) uint32 faces.")
       .def_property_readonly("info", &info,
-                             "A dict: triangles, vertices, nodes, leaves, depth, sah_cost, bytes "
-                             "of the BVH, and bounds ((min), (max)) or None when empty.")
+                             "A dict: triangles, vertices, nodes, leaves, depth, sah_cost, "
+                             "sah_cost_lanes (leaves priced per lane of their groups of four, "
+                             "as the builder prices them), bytes of the BVH, and bounds ((min), "
+                             "(max)) or None when empty.")
       .def_property_readonly(
           "is_closed",
           [](const PyMesh& self) {

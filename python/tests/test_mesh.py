@@ -33,6 +33,9 @@ def test_info():
     info = mesh.info
     assert (info["triangles"], info["vertices"], info["leaves"]) == (2, 3, 1)
     assert info["bounds"] == ((0.0, 0.0, 0.0), (1.0, 1.0, 0.0))
+    # One node over one leaf of two triangles, both boxes the unit square (relative area 1): the
+    # node costs 1, the leaf 2 per triangle and 4 per lane of its group of four.
+    assert (info["sah_cost"], info["sah_cost_lanes"]) == (3.0, 5.0)
     empty = trisect.Mesh(np.zeros((0, 3)), np.zeros((0, 3), dtype=int))
     assert len(empty) == 0 and empty.info["bounds"] is None
     assert empty.boxes([0, 0, 0, 1, 1, 1]).tolist() == []

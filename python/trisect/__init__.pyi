@@ -48,7 +48,7 @@ class Mesh:
     def faces(self) -> npt.NDArray[np.uint32]: ...
     @property
     def info(self) -> dict[str, Any]:
-        """triangles, vertices, nodes, leaves, depth, sah_cost, bytes, bounds."""
+        """triangles, vertices, nodes, leaves, depth, sah_cost, sah_cost_lanes, bytes, bounds."""
     @property
     def is_closed(self) -> bool:
         """Every welded edge used by an even number of non-zero-area triangles."""
