@@ -2,6 +2,7 @@
 // into, validate() naming broken invariants, empty and indexed soups, invalid input.
 #include "support/brute_force.hpp"
 #include "support/every_query_check.hpp"
+#include "support/property.hpp"
 #include "support/query_maker.hpp"
 #include "support/ray_check.hpp"
 #include "support/same_tree.hpp"
@@ -68,7 +69,7 @@ TEST_CASE("morton and ploc trees answer every query as brute force does", "[bvh]
     for (const Scene& scene : all_scenes()) {
       INFO(scene.name << " method " << static_cast<int>(method));
       const Bvh bvh = build(scene.soup(), {.method = method});
-      check_every_query(bvh, scene, 60);
+      check_every_query(bvh, scene, testing::reduced_run() ? 20 : 60);
     }
   }
 }

@@ -3,6 +3,7 @@
 // any thread count; errors naming the bad index before any answer is written).
 #include "support/describe.hpp"
 #include "support/nearest_check.hpp"
+#include "support/property.hpp"
 
 #include <trisect/bvh/build.hpp>
 #include <trisect/math/validate.hpp>
@@ -60,7 +61,8 @@ TEST_CASE("closest_point with limits at and around the exact distances",
     INFO("scene " << scene.name);
     const Bvh bvh = build(scene.soup());
     std::mt19937_64 random(93);
-    for (const Vec3& point : nearest_query_points(scene, 60, 94, 0.5f)) {
+    for (const Vec3& point :
+         nearest_query_points(scene, testing::reduced_run() ? 20 : 60, 94, 0.5f)) {
       const auto best = oracle::nearest(scene.soup(), point, inf);
       REQUIRE(best);
       const float root = static_cast<float>(std::sqrt(best->squared.get_d()));

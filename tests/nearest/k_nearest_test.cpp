@@ -4,6 +4,7 @@
 // bad queries named.
 #include "support/describe.hpp"
 #include "support/nearest_check.hpp"
+#include "support/property.hpp"
 #include "support/random_cases.hpp"
 #include "support/scenes.hpp"
 
@@ -127,7 +128,7 @@ TEST_CASE("k_nearest with k = 1 is closest_point, and k beyond the mesh gives ev
   }
   const Scene scene = scenes::as_soup(scenes::load_scene("stanford-bunny", *file));
   const Bvh bvh = build(scene.soup());
-  for (const Vec3& point : nearest_query_points(scene, 200, 71)) {
+  for (const Vec3& point : nearest_query_points(scene, testing::reduced_run() ? 50 : 200, 71)) {
     INFO("point " << describe(point));
     const std::vector<ClosestPoint> one = k_nearest(bvh, point, 1);
     const std::optional<ClosestPoint> closest = closest_point(bvh, point);
@@ -141,7 +142,8 @@ TEST_CASE("k_nearest with k = 1 is closest_point, and k beyond the mesh gives ev
   std::vector<Vec3> near_points;
   const Aabb bounds = scene.bounds();
   for (const Vec3& point : nearest_query_points(scene, 60, 72))
-    if (near_points.size() < 8 && bounds.contains(point)) near_points.push_back(point);
+    if (near_points.size() < (testing::reduced_run() ? 3u : 8u) && bounds.contains(point))
+      near_points.push_back(point);
   check_k_nearest(scene, near_points, 8);
 
   const Scene small = random_soup(40, 73);
