@@ -3,6 +3,7 @@
 #include "morton_order.hpp"
 
 #include "mesh/checked_soup.hpp"
+#include "trisect/math/float4.hpp"
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -42,8 +44,26 @@ constexpr auto spread_cells = [] {
   return table;
 }();
 
-// A box's centre, halved before adding so that no coordinate overflows.
-Vec3 centre(const Aabb& box) noexcept { return 0.5f * box.min + 0.5f * box.max; }
+// The centre of triangle `id`'s box, halved before adding so that no coordinate overflows (in
+// lanes x, y and z), and true; false when `validate(soup)` rejects the triangle. The checks of
+// `read_checked` and the arithmetic of `Triangle::bounds`, an axis per lane: the bits of
+// 0.5 min + 0.5 max are the scalar ones.
+bool checked_centre(const TriangleSoup& soup, std::size_t id, Float4& centre) noexcept {
+  const std::array<std::size_t, 3> slots = vertex_slots(soup, id);
+  if (std::max({slots[0], slots[1], slots[2]}) >= soup.positions.size()) return false;
+  const Float4 a = Float4::load_vec3(soup.positions[slots[0]]);
+  const Float4 b = Float4::load_vec3(soup.positions[slots[1]]);
+  const Float4 c = Float4::load_vec3(soup.positions[slots[2]]);
+  // x - x is 0 for a finite x and NaN for an infinite or NaN one; a sum with a NaN stays NaN.
+  const Float4 probe = (a - a) + (b - b) + (c - c);
+  if (equal_mask(probe, Float4::splat(0.0f)) != 0xFu) return false;
+  // As min3 and max3: (a < b ? a : b) < c ? ... : c, lane by lane.
+  const Float4 low = min_ignoring_nan(min_ignoring_nan(a, b), c);
+  const Float4 high = max_ignoring_nan(max_ignoring_nan(a, b), c);
+  const Float4 half = Float4::splat(0.5f);
+  centre = half * low + half * high;
+  return true;
+}
 
 // Maps centres inside `bounds` to 10-bit cells per axis and interleaves them.
 class MortonCoder {
@@ -84,24 +104,32 @@ void for_each_index(std::size_t size, const Body& body) {
 // made without reading the soup again); throws as `validate(soup)` does when a triangle is
 // invalid.
 Aabb centre_bounds(const TriangleSoup& soup, Vec3* centres) {
+  // Lanes x, y, z of the lowest and highest centres, extended as `Aabb::extend` does.
+  struct Bounds {
+    Float4 low = Float4::splat(std::numeric_limits<float>::infinity());
+    Float4 high = Float4::splat(-std::numeric_limits<float>::infinity());
+  };
   std::atomic<bool> invalid = false;
-  const Aabb bounds = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, soup.size(), 8192), Aabb::empty(),
-      [&](const tbb::blocked_range<std::size_t>& r, Aabb into) {
-        Triangle triangle;
+  const Bounds bounds = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, soup.size(), 8192), Bounds{},
+      [&](const tbb::blocked_range<std::size_t>& r, Bounds into) {
+        Float4 centre;
         for (std::size_t id = r.begin(); id != r.end(); ++id) {
-          if (!read_checked(soup, id, triangle)) {
+          if (!checked_centre(soup, id, centre)) {
             invalid.store(true, std::memory_order_relaxed);
             break;
           }
-          centres[id] = centre(triangle.bounds());
-          into.extend(centres[id]);
+          centre.store_vec3(centres[id]);
+          into.low = min_ignoring_nan(centre, into.low);
+          into.high = max_ignoring_nan(centre, into.high);
         }
         return into;
       },
-      [](const Aabb& a, const Aabb& b) { return a.merged(b); });
+      [](const Bounds& a, const Bounds& b) {
+        return Bounds{min_ignoring_nan(b.low, a.low), max_ignoring_nan(b.high, a.high)};
+      });
   if (invalid.load()) validate(soup);  // throws, naming the first invalid triangle
-  return bounds;
+  return {to_vec3(bounds.low), to_vec3(bounds.high)};
 }
 
 // One stable counting-sort pass of `size` keys by bits [shift, shift + radix_bits), in

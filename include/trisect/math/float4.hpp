@@ -33,6 +33,11 @@ struct Float4 {
   [[nodiscard]] static Float4 load_xyz(const float* p) noexcept {
     return {_mm_and_ps(_mm_load_ps(p), _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0)))};
   }
+  /// Lanes x, y and z of `p` and 0 in the fourth; reads those three floats only.
+  [[nodiscard]] static Float4 load_vec3(const Vec3& p) noexcept {
+    const __m128 xy = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&p.x)));
+    return {_mm_movelh_ps(xy, _mm_load_ss(&p.z))};
+  }
   /// Lanes p[0..3] converted from unsigned bytes to floats (exactly); any alignment.
   [[nodiscard]] static Float4 from_bytes(const std::uint8_t* p) noexcept {
     std::int32_t four;
@@ -53,6 +58,11 @@ struct Float4 {
   }
   /// Stores the four lanes at p[0..3] (any alignment).
   void store(float* p) const noexcept { _mm_storeu_ps(p, v); }
+  /// Stores lanes x, y and z in `p`, writing those three floats only.
+  void store_vec3(Vec3& p) const noexcept {
+    _mm_store_sd(reinterpret_cast<double*>(&p.x), _mm_castps_pd(v));
+    _mm_store_ss(&p.z, _mm_movehl_ps(v, v));
+  }
 };
 
 inline Float4 operator+(Float4 a, Float4 b) noexcept { return {_mm_add_ps(a.v, b.v)}; }
@@ -107,6 +117,8 @@ struct Float4 {
   [[nodiscard]] static Float4 load_xyz(const float* p) noexcept {
     return {{p[0], p[1], p[2], 0.0f}};
   }
+  /// Lanes x, y and z of `p` and 0 in the fourth.
+  [[nodiscard]] static Float4 load_vec3(const Vec3& p) noexcept { return {{p.x, p.y, p.z, 0.0f}}; }
   /// Lanes p[0..3] converted from unsigned bytes to floats (exactly).
   [[nodiscard]] static Float4 from_bytes(const std::uint8_t* p) noexcept {
     return {{float(p[0]), float(p[1]), float(p[2]), float(p[3])}};
@@ -121,6 +133,8 @@ struct Float4 {
   [[nodiscard]] static Float4 xyz(float x, float y, float z) noexcept { return {{x, y, z, 0.0f}}; }
   /// Stores the four lanes at p[0..3].
   void store(float* p) const noexcept { std::memcpy(p, v, sizeof v); }
+  /// Stores lanes x, y and z in `p`.
+  void store_vec3(Vec3& p) const noexcept { p = Vec3(v[0], v[1], v[2]); }
 };
 
 namespace detail {
