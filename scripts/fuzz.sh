@@ -4,7 +4,8 @@
 # corpus in tests/fuzz/corpus/<target>. New inputs go to build/fuzz/corpus/, never into the
 # repository. Any crash or sanitizer report fails the script and leaves the input in
 # build/fuzz/. The library sources are compiled once, JOBS (default 2) at a time, and shared by
-# the targets; a change to any source or header rebuilds them. TARGETs (default: all of them)
+# the targets; a change to any source or header rebuilds them. The targets are linked, and the
+# fuzzers run (each on one thread), JOBS at a time too. TARGETs (default: all of them)
 # name the ones to build and run: obj, ply, stl, query, arguments, bvh_file.
 # Usage: scripts/fuzz.sh [SECONDS [TARGET...]]
 set -euo pipefail
@@ -54,19 +55,52 @@ build() {  # build NAME SOURCE [extra flags...]
   fi
 }
 
-for target in "${targets[@]}"; do
-  case $target in
-    obj | ply | stl) build "fuzz_$target" tests/fuzz/fuzz_mesh.cpp "-DTRISECT_FUZZ_FORMAT=$target" ;;
-    *) build "fuzz_$target" "tests/fuzz/fuzz_$target.cpp" ;;
-  esac
-done
+# Runs "$@" in the background once fewer than `jobs` started by it are running (waiting on the
+# oldest first); `wait_jobs` waits for the rest. Each is waited on once, by its pid, so that a
+# failure is seen however early it ended: `failed` is then 1.
+failed=0
+pids=()
+waited=0
+start_job() {
+  while ((${#pids[@]} - waited >= jobs)); do
+    wait "${pids[waited]}" || failed=1
+    waited=$((waited + 1))
+  done
+  "$@" &
+  pids+=($!)
+}
+wait_jobs() {
+  while ((waited < ${#pids[@]})); do
+    wait "${pids[waited]}" || failed=1
+    waited=$((waited + 1))
+  done
+}
 
 for target in "${targets[@]}"; do
-  corpus=$out/corpus/$target
-  mkdir -p "$corpus"
-  echo "fuzzing $target for ${seconds}s"
+  case $target in
+    obj | ply | stl) start_job build "fuzz_$target" tests/fuzz/fuzz_mesh.cpp "-DTRISECT_FUZZ_FORMAT=$target" ;;
+    *) start_job build "fuzz_$target" "tests/fuzz/fuzz_$target.cpp" ;;
+  esac
+done
+wait_jobs
+((failed == 0)) || { echo "building a fuzz target failed" >&2; exit 1; }
+
+# Each fuzzer runs on one thread: `jobs` of them at a time, each into its own log.
+fuzz() {  # fuzz TARGET
+  local target=$1
+  mkdir -p "$out/corpus/$target"
   # Absolute corpus paths: the arguments target changes its working folder.
   (cd "$out" && "./fuzz_$target" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 \
       -timeout=10 -artifact_prefix="$PWD/" \
-      "$PWD/corpus/$target" "$PWD/../../tests/fuzz/corpus/$target" 2>&1 | tail -n 12)
+      "$PWD/corpus/$target" "$PWD/../../tests/fuzz/corpus/$target" >"$target.log" 2>&1)
+}
+for target in "${targets[@]}"; do
+  echo "fuzzing $target for ${seconds}s"
+  start_job fuzz "$target"
 done
+wait_jobs
+for target in "${targets[@]}"; do
+  echo "== $target"
+  tail -n 12 "$out/$target.log"
+done
+((failed == 0)) || { echo "a fuzzer failed: see its log above and its input in $out/" >&2; exit 1; }
