@@ -35,7 +35,8 @@ struct Float4 {
   }
   /// Lanes x, y and z of `p` and 0 in the fourth; reads those three floats only.
   [[nodiscard]] static Float4 load_vec3(const Vec3& p) noexcept {
-    const __m128 xy = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(&p.x)));
+    // An unaligned 8-byte load (a Vec3 is 4-byte aligned; _mm_load_sd would want 8).
+    const __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&p.x)));
     return {_mm_movelh_ps(xy, _mm_load_ss(&p.z))};
   }
   /// Lanes p[0..3] converted from unsigned bytes to floats (exactly); any alignment.
@@ -60,7 +61,7 @@ struct Float4 {
   void store(float* p) const noexcept { _mm_storeu_ps(p, v); }
   /// Stores lanes x, y and z in `p`, writing those three floats only.
   void store_vec3(Vec3& p) const noexcept {
-    _mm_store_sd(reinterpret_cast<double*>(&p.x), _mm_castps_pd(v));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(&p.x), _mm_castps_si128(v));  // unaligned
     _mm_store_ss(&p.z, _mm_movehl_ps(v, v));
   }
 };
