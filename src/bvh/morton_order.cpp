@@ -2,6 +2,7 @@
 // the triangles, codes from the centres, then three parallel counting-sort passes of 10 bits.
 #include "morton_order.hpp"
 
+#include "box4.hpp"
 #include "mesh/checked_soup.hpp"
 #include "trisect/math/float4.hpp"
 
@@ -12,7 +13,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <limits>
 #include <utility>
 #include <vector>
 
@@ -104,15 +104,10 @@ void for_each_index(std::size_t size, const Body& body) {
 // made without reading the soup again); throws as `validate(soup)` does when a triangle is
 // invalid.
 Aabb centre_bounds(const TriangleSoup& soup, Vec3* centres) {
-  // Lanes x, y, z of the lowest and highest centres, extended as `Aabb::extend` does.
-  struct Bounds {
-    Float4 low = Float4::splat(std::numeric_limits<float>::infinity());
-    Float4 high = Float4::splat(-std::numeric_limits<float>::infinity());
-  };
   std::atomic<bool> invalid = false;
-  const Bounds bounds = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, soup.size(), 8192), Bounds{},
-      [&](const tbb::blocked_range<std::size_t>& r, Bounds into) {
+  const Box4 bounds = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, soup.size(), 8192), Box4::empty(),
+      [&](const tbb::blocked_range<std::size_t>& r, Box4 into) {
         Float4 centre;
         for (std::size_t id = r.begin(); id != r.end(); ++id) {
           if (!checked_centre(soup, id, centre)) {
@@ -120,16 +115,16 @@ Aabb centre_bounds(const TriangleSoup& soup, Vec3* centres) {
             break;
           }
           centre.store_vec3(centres[id]);
-          into.low = min_ignoring_nan(centre, into.low);
-          into.high = max_ignoring_nan(centre, into.high);
+          into.extend(centre);
         }
         return into;
       },
-      [](const Bounds& a, const Bounds& b) {
-        return Bounds{min_ignoring_nan(b.low, a.low), max_ignoring_nan(b.high, a.high)};
+      [](Box4 a, const Box4& b) {
+        a.extend(b);
+        return a;
       });
   if (invalid.load()) validate(soup);  // throws, naming the first invalid triangle
-  return {to_vec3(bounds.low), to_vec3(bounds.high)};
+  return bounds.to_aabb();
 }
 
 // One stable counting-sort pass of `size` keys by bits [shift, shift + radix_bits), in
