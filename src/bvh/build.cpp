@@ -185,7 +185,7 @@ class Builder {
   std::pair<Candidate, Candidate> split(const Candidate& c) {
     const Partition cut =
         c.split.axis >= 0
-            ? detail::partition(references_.get(), c.begin, c.end, c.mapping, c.split)
+            ? detail::cut(references_.get(), c.begin, c.end, c.mapping, c.split)
             : detail::median_partition(references_.get(), c.begin, c.end, c.range.centroids);
     std::pair<Candidate, Candidate> halves;
     halves.first.begin = c.begin;
