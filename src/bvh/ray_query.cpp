@@ -49,21 +49,6 @@ TRISECT_AVX512_TARGET auto walk_ray_mask(const Bvh& bvh, const Ray& ray, QuerySt
   return walk_ray<Visitor, MaskRegisterRaySlabs, order>(bvh, ray, stats, args...);
 }
 
-// Read at every query; set before main. A query made by another static initializer before
-// these run sees false and takes the portable kernel, which answers the same.
-// __builtin_cpu_init first: static initializers may run before the compiler runtime's own.
-const bool processor_has_avx2_kernel = [] {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
-}();
-const bool processor_has_avx512_kernel = [] {
-  __builtin_cpu_init();
-  return processor_has_avx2_kernel && __builtin_cpu_supports("avx512f") != 0 &&
-         __builtin_cpu_supports("avx512vl") != 0;
-}();
-#else
-constexpr bool processor_has_avx2_kernel = false;
-constexpr bool processor_has_avx512_kernel = false;
 #endif
 
 }  // namespace
@@ -73,16 +58,16 @@ bool available(RayKernel kernel) noexcept {
     case RayKernel::four_lane:
       return true;
     case RayKernel::eight_lane:
-      return processor_has_avx2_kernel;
+      return processor_has_avx2();
     case RayKernel::mask_register:
-      return processor_has_avx512_kernel;
+      return processor_has_avx512();
   }
   return false;
 }
 
 RayKernel chosen_ray_kernel() noexcept {
-  if (processor_has_avx512_kernel) return RayKernel::mask_register;
-  return processor_has_avx2_kernel ? RayKernel::eight_lane : RayKernel::four_lane;
+  if (processor_has_avx512()) return RayKernel::mask_register;
+  return processor_has_avx2() ? RayKernel::eight_lane : RayKernel::four_lane;
 }
 
 namespace {

@@ -7,6 +7,7 @@
 // eight-lane decode of a face, one fused multiply-add, which gives the same float as the four
 // lanes' multiplication and addition (the product is exact, see `WideNode`); so they choose the
 // same children and give the same entry parameters. Internal to the library.
+#include "instruction_sets.hpp"
 #include "trisect/bvh/ray_node.hpp"
 #include "trisect/bvh/wide_node.hpp"
 #include "trisect/geometry/ray_aabb.hpp"
@@ -16,15 +17,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TRISECT_HAVE_AVX2_KERNEL 1
-#define TRISECT_AVX2_TARGET __attribute__((target("avx2,fma")))
-#define TRISECT_AVX512_TARGET __attribute__((target("avx512f,avx512vl,avx2,fma")))
-#include <immintrin.h>
-#else
-#define TRISECT_HAVE_AVX2_KERNEL 0
-#endif
 
 namespace trisect::detail {
 
