@@ -1,6 +1,6 @@
 #pragma once
 // The x86-64 instruction sets past the baseline that some kernels are compiled for (the ray
-// slab tests, the SAH builder's binning), and whether the processor running the library has
+// slab tests of wide_ray_slabs.hpp), and whether the processor running the library has
 // them. A kernel for a set is a function marked with its target attribute, called only when
 // the processor has the set. Internal to the library.
 

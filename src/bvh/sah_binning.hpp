@@ -104,19 +104,6 @@ struct Split {
   std::uint32_t left_count = 0;         ///< References on the left side.
 };
 
-/// True when the processor runs a kernel of `bin_in_lanes` (AVX2 or AVX-512,
-/// sah_binning_lanes.cpp).
-[[nodiscard]] bool lanes_binning_available() noexcept;
-/// Bins references [begin, end) into `into` as `binning::bin_into` does (the same counts and
-/// the same boxes), eight references a step: their bins computed together (AVX-512: four
-/// references a register, AVX2: two) and each bin kept as one 8-lane vector (lower, negated
-/// upper), so that a box extends it by one min. Only where `lanes_binning_available()`;
-/// `kernel` avx2 runs the AVX2 kernel even where the processor has AVX-512 (for the tests).
-enum class LanesKernel { widest, avx2 };
-void bin_in_lanes(const Reference* references, std::size_t begin, std::size_t end,
-                  const BinMapping& mapping, Binning& into,
-                  LanesKernel kernel = LanesKernel::widest);
-
 namespace binning {
 
 inline void bin_one(const Reference& reference, const BinMapping& mapping, Binning& into) {
@@ -132,16 +119,14 @@ inline void bin_one(const Reference& reference, const BinMapping& mapping, Binni
 // Ranges at least this large bin into two interleaved binnings.
 inline constexpr std::size_t interleaved_threshold = 256;
 
-// Longer ranges bin in lanes where the processor can (`bin_in_lanes`), else alternate between
-// two binnings, so that neighbours, which often fall in the same bin, do not wait on each
-// other's updates.
+// Longer ranges alternate between two binnings, so that neighbours, which often fall in the
+// same bin, do not wait on each other's updates.
 inline void bin_into(const Reference* references, std::size_t begin, std::size_t end,
                      const BinMapping& mapping, Binning& into) {
   if (end - begin < interleaved_threshold) {
     for (std::size_t i = begin; i != end; ++i) bin_one(references[i], mapping, into);
     return;
   }
-  if (lanes_binning_available()) return bin_in_lanes(references, begin, end, mapping, into);
   Binning odd(mapping.bin_count);
   std::size_t i = begin;
   for (; i + 1 < end; i += 2) {

@@ -18,7 +18,7 @@
 namespace trisect::detail {
 
 /// A triangle's bounds; the unused fourth lane of `lower` carries its id's bits.
-struct alignas(32) Reference {
+struct alignas(16) Reference {
   float lower[4];
   float upper[4];
 
