@@ -15,11 +15,32 @@
 
 namespace trisect::detail {
 
-/// True when the processor runs AVX2 and FMA (what `TRISECT_AVX2_TARGET` compiles for); false
-/// where the library has no such kernels.
-[[nodiscard]] bool processor_has_avx2() noexcept;
+#if TRISECT_HAVE_AVX2_KERNEL
+/// True when the processor runs AVX2 and FMA (what `TRISECT_AVX2_TARGET` compiles for). Asked
+/// once, at the first call (a function-local static: safe from static initializers too, and
+/// inline, as every ray query asks); __builtin_cpu_init first, as the compiler runtime's own
+/// initializer may not have run yet.
+[[nodiscard]] inline bool processor_has_avx2() noexcept {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0 && __builtin_cpu_supports("fma") != 0;
+  }();
+  return has;
+}
 /// True when the processor runs AVX-512 F and VL besides (what `TRISECT_AVX512_TARGET` compiles
 /// for).
-[[nodiscard]] bool processor_has_avx512() noexcept;
+[[nodiscard]] inline bool processor_has_avx512() noexcept {
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return processor_has_avx2() && __builtin_cpu_supports("avx512f") != 0 &&
+           __builtin_cpu_supports("avx512vl") != 0;
+  }();
+  return has;
+}
+#else
+/// No kernels past the baseline where the library is not built for x86-64 with GCC or Clang.
+[[nodiscard]] inline bool processor_has_avx2() noexcept { return false; }
+[[nodiscard]] inline bool processor_has_avx512() noexcept { return false; }
+#endif
 
 }  // namespace trisect::detail
